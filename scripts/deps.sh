@@ -1,0 +1,29 @@
+#!/bin/sh
+# Install the Debian packages a make target needs, when they are missing.
+# As root: installs them. Otherwise: prints the one apt-get line to run, and fails.
+set -u
+what=${1:-run}
+run_pkgs="gcc make cmake libjansson-dev pkg-config"
+test_pkgs="$run_pkgs clang libclang-rt-dev libcmocka-dev bats gcc-mingw-w64-x86-64 file"
+bench_pkgs="$run_pkgs pax-utils libtree time"
+case $what in
+run) pkgs=$run_pkgs ;;
+test) pkgs=$test_pkgs ;;
+bench) pkgs=$bench_pkgs ;;
+*) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
+esac
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+	echo "installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
+		echo "deps.sh: apt-get install failed for:$missing" >&2; exit 1; }
+	exit 0
+fi
+echo "missing packages; run as root:" >&2
+echo "  apt-get install -y$missing" >&2
+exit 1

@@ -1,0 +1,7 @@
+/* Placeholder: the arch collector is filled in by its module. */
+#include "collect/inventory.h"
+
+void collect_arch(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	(void)ctx, (void)inv;
+}

@@ -1,0 +1,159 @@
+/* The inventory: everything cudx observed about the system, as plain data, no judgement.
+ * Collectors (src/collect/, one file per subject) fill it; rules (src/diag/) read it. Subjects
+ * owned by later modules hang off pointers declared here and defined in their own headers, so a
+ * module adds its subject without touching the others. */
+#ifndef CUDX_INVENTORY_H
+#define CUDX_INVENTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sys/context.h"
+
+/* One copy of a known GPU library on disk. */
+struct lib_file {
+	const char *path;      /* where it was found (inside the root), possibly a symlink */
+	const char *real_path; /* after following links; NULL when the chain is broken */
+	const char *name;      /* basename of path */
+	const char *component; /* knowledge-base component ("cudart", "cudnn_ops", "libcuda", ...) */
+	const char *family;    /* knowledge-base family ("cuda-runtime", "cudnn", "driver", ...) */
+	int major;             /* major in the file name / SONAME (cudnn 9, cudart 12) */
+	int cuda_major;        /* CUDA major it belongs to; 0 unknown or not tied */
+	const char *soname;    /* from the ELF dynamic section */
+	const char *version;   /* best known full version */
+	const char *version_source; /* "file name", "embedded string", "dist-info nvidia_cudnn_cu13-9.19.0.56" */
+	const char *origin;    /* how it was found: "ld.so.cache", "LD_LIBRARY_PATH", "default dir", ... */
+	const char *dir;       /* directory of path */
+	const char *owner;     /* package that installed it (pip wheel, conda, driver dir), or NULL */
+	bool is_stub;          /* the toolkit's link-time stub (libcuda from lib64/stubs) */
+	bool broken_link;
+	int elf_class;         /* 32, 64; 0 unknown */
+	uint16_t elf_machine;
+	const char *problem;   /* why it could not be read fully (truncated ELF ...), or NULL */
+	const char **chain;    /* symlink chain: path, target1, target2, ... real file */
+	size_t n_chain;
+};
+
+struct device_node {
+	const char *path;   /* "/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/dxg" */
+	bool exists;
+	bool readable, writable; /* access(2) R/W for this user (live system only) */
+	unsigned mode, uid, gid;
+	bool is_char_device;
+};
+
+struct driver_info {
+	const char *kernel_version;  /* from /proc/driver/nvidia/version, NULL when absent */
+	const char *kernel_flavour;  /* "proprietary" | "open" */
+	const char *kernel_line;     /* the NVRM line as read */
+	const char *module_version;  /* /sys/module/nvidia/version */
+	const char *libcuda_path;    /* the libcuda.so.1 the loader would pick, NULL when none */
+	const char *libcuda_version; /* its driver version (from the real file name) */
+	const char *nvml_path;
+	const char *nvml_version;
+	bool libcuda_is_stub;        /* the one picked is the toolkit stub */
+	bool wsl;                    /* /usr/lib/wsl/lib or /dev/dxg present */
+	struct device_node *nodes;
+	size_t n_nodes;
+	const char **compat_dirs;    /* /usr/local/cuda-X/compat dirs with a forward-compat libcuda */
+	size_t n_compat_dirs;
+	const char *simulated;       /* --driver VER, when given */
+	/* the driver version rules should use: simulated, else userspace, else kernel */
+	const char *effective_version;
+	const char *max_cuda;        /* highest CUDA version the effective driver supports (kb) */
+};
+
+struct toolkit {
+	const char *path;           /* "/usr/local/cuda-12.4" (inside the root) */
+	const char *real_path;      /* if path is a link ("/usr/local/cuda" -> ...) */
+	const char *version;        /* "12.4.131" or "13.0" */
+	const char *version_source; /* "version.json", "version.txt", "nvcc", "dist-info ...", "libcudart file name" */
+	const char *origin;         /* "/usr/local", "CUDA_HOME", "CUDA_PATH", "nvcc on PATH" */
+	const char *nvcc;           /* path of bin/nvcc, or NULL */
+	const char *stub_libcuda;   /* path of lib64/stubs/libcuda.so, or NULL */
+};
+
+struct gpu_info {
+	const char *name;
+	int cc_major, cc_minor; /* 0.0 when unknown */
+	const char *source;     /* "/proc/driver/nvidia/gpus/0000:01:00.0/information", "--gpu", "probe" */
+	const char *bus_id;
+	const char *uuid;
+};
+
+struct env_setting {
+	const char *name;
+	const char *value;
+};
+
+/* A library mapped into a running process (--pid): /proc/PID/maps. */
+struct loaded_lib {
+	const char *path;
+	const char *component;
+};
+
+struct inventory_note {
+	const char *subject; /* the file or area */
+	const char *message; /* what was wrong: "not an ELF file (bad magic)" */
+};
+
+struct system_info {
+	const char *root;       /* "/" or the --root directory */
+	bool live;
+	const char *env_origin; /* where the environment came from */
+	const char *os;         /* "linux" | "windows" */
+	const char *os_name;    /* PRETTY_NAME from /etc/os-release */
+	const char *kernel;     /* uname -r (live) */
+	const char *machine;    /* uname -m (live) or from the root */
+	const char *hostname;
+	bool container;         /* /.dockerenv, /run/.containerenv */
+};
+
+struct python_inventory;  /* src/collect/python.h */
+struct probe_report;      /* src/probe/probe.h */
+struct windows_inventory; /* src/collect/windows.h */
+struct arch_inventory;    /* src/collect/arch.h */
+
+struct inventory {
+	struct system_info system;
+	struct driver_info driver;
+	struct toolkit *toolkits;
+	size_t n_toolkits;
+	struct lib_file *libs;
+	size_t n_libs;
+	struct gpu_info *gpus;
+	size_t n_gpus;
+	struct env_setting *env; /* the variables that matter to the GPU stack, in a fixed order */
+	size_t n_env;
+	struct loaded_lib *loaded; /* --pid only */
+	size_t n_loaded;
+	struct inventory_note *notes;
+	size_t n_notes;
+	size_t cap_libs, cap_notes, cap_toolkits, cap_gpus, cap_env, cap_loaded;
+
+	struct python_inventory *python;
+	struct probe_report *probe;
+	struct windows_inventory *windows;
+	struct arch_inventory *arch;
+};
+
+/* Build the whole inventory. Never fails: problems become notes. */
+void inventory_collect(struct cudx_ctx *ctx, struct inventory *inv);
+void inventory_note(struct cudx_ctx *ctx, struct inventory *inv, const char *subject,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The collectors, called in this order by inventory_collect. */
+void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_libs(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_process(struct cudx_ctx *ctx, struct inventory *inv); /* --pid maps */
+void collect_python(struct cudx_ctx *ctx, struct inventory *inv);  /* frameworks (issue 7) */
+void collect_windows(struct cudx_ctx *ctx, struct inventory *inv); /* Windows trees (issue 8) */
+void collect_arch(struct cudx_ctx *ctx, struct inventory *inv);    /* GPU code in libraries (issue 5) */
+void collect_probe(struct cudx_ctx *ctx, struct inventory *inv);   /* live probe (issue 6) */
+
+#endif

@@ -1,0 +1,52 @@
+/* A finding: what cudx concluded, with a stable id (public API: scripts match on it), the
+ * evidence it saw, and the fix. Built by rules, printed only by src/report/. */
+#ifndef CUDX_FINDING_H
+#define CUDX_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/arena.h"
+
+enum severity { SEV_INFO = 0, SEV_WARNING = 1, SEV_ERROR = 2 };
+
+struct finding {
+	const char *id;
+	enum severity severity;
+	const char *summary; /* one line */
+	const char *cause;   /* plain words, may be several sentences */
+	const char *subject; /* what it is about (a path, a library, a GPU) — used to merge duplicates */
+	const char **evidence;
+	size_t n_evidence, cap_evidence;
+	const char **fix; /* commands or steps a user can follow, one per entry */
+	size_t n_fix, cap_fix;
+	const char **refs; /* URLs */
+	size_t n_refs, cap_refs;
+	struct arena *arena;
+};
+
+struct findings {
+	struct finding *v;
+	size_t n, cap;
+	struct arena *arena;
+};
+
+const char *severity_name(enum severity s);
+void findings_init(struct findings *fs, struct arena *a);
+/* Add a finding; the summary is printf-formatted. Returns it for the cause/evidence/fix calls. */
+struct finding *finding_add(struct findings *fs, const char *id, enum severity sev,
+			    const char *summary_fmt, ...) __attribute__((format(printf, 4, 5)));
+void finding_cause(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_subject(struct finding *f, const char *subject);
+void finding_evidence(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_fix(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_ref(struct finding *f, const char *url);
+bool findings_has(const struct findings *fs, const char *id);
+const struct finding *findings_find(const struct findings *fs, const char *id);
+/* Errors first, then warnings, then info; order within a severity kept. */
+void findings_sort(struct findings *fs);
+enum severity findings_worst(const struct findings *fs);
+/* 0 when no error finding, 1 otherwise (the exit status of check) */
+int findings_exit_status(const struct findings *fs);
+
+#endif

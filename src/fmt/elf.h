@@ -1,0 +1,56 @@
+/* ELF reader over a byte span: header, section and program headers, the dynamic section
+ * (SONAME, NEEDED, RPATH, RUNPATH, FLAGS_1), symbol versioning (VERDEF, VERNEED) and section
+ * lookup by name. Bounds-checked; never trusts an offset or count it read; no I/O. */
+#ifndef CUDX_ELF_H
+#define CUDX_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+#include "util/span.h"
+
+#define ELF_MAX_NEEDED 4096
+#define ELF_MAX_VERSIONS 4096
+
+struct elf_verneed {
+	const char *file;   /* the library these versions are needed from (vn_file) */
+	const char **names; /* version names needed from it, e.g. "GLIBC_2.34", "libcublasLt.so.11" */
+	size_t n_names;
+	bool *weak; /* per name: VER_FLG_WEAK */
+};
+
+struct elf_info {
+	int elf_class;    /* 32 or 64 */
+	int big_endian;   /* 0 or 1 */
+	uint16_t type;    /* ET_DYN, ET_EXEC, ... */
+	uint16_t machine; /* EM_X86_64, EM_AARCH64, ... */
+	const char *interp;
+	bool has_dynamic;
+	const char *soname;
+	const char **needed;
+	size_t n_needed;
+	const char *rpath;   /* DT_RPATH, raw (with $ORIGIN etc.) */
+	const char *runpath; /* DT_RUNPATH, raw */
+	uint64_t flags_1;    /* DT_FLAGS_1 (DF_1_NODEFLIB ...) */
+	const char **verdefs; /* version names this object defines (VERDEF, excluding the base) */
+	size_t n_verdefs;
+	struct elf_verneed *verneeds;
+	size_t n_verneeds;
+	const char *problem; /* non-fatal problem met while reading (a bad offset skipped), or NULL */
+};
+
+/* Parse the headers and dynamic information. Returns true on success; on failure *err names what
+ * was wrong ("not an ELF file", "truncated program headers", ...). Strings are copied to the arena. */
+bool elf_parse(struct span file, struct arena *a, struct elf_info *out, const char **err);
+/* Quick check of the magic and class/machine only (for skipping wrong-arch candidates). */
+bool elf_ident(struct span file, int *elf_class, uint16_t *machine);
+/* The contents of the section named name (e.g. ".nv_fatbin"), or false. */
+bool elf_section(struct span file, const char *name, struct span *out);
+/* Name of a machine for messages: "x86-64", "AArch64", "i386", "PowerPC64", ... */
+const char *elf_machine_name(uint16_t machine);
+/* Look for a defined dynamic symbol; true when the object exports it. */
+bool elf_has_symbol(struct span file, const char *name);
+
+#endif

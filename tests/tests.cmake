@@ -1,0 +1,53 @@
+# Every tests/unit/test_*.c is a cmocka program; every tests/scenarios/*.bats a bats file;
+# every tests/fuzz/fuzz_*.c a libFuzzer target run briefly over its corpus. New files are picked up
+# without editing this file.
+find_package(cmocka REQUIRED)
+find_program(BATS bats REQUIRED)
+
+set(CUDX_PKG_CACHE "$ENV{CUDX_PKG_CACHE}")
+if(NOT CUDX_PKG_CACHE)
+  set(CUDX_PKG_CACHE ${PROJECT_SOURCE_DIR}/build/pkgs)
+endif()
+set(CUDX_TEST_ENV
+  CUDX=$<TARGET_FILE:cudx>
+  CUDX_SRC=${PROJECT_SOURCE_DIR}
+  CUDX_BUILD=${CMAKE_BINARY_DIR}
+  CUDX_PKG_CACHE=${CUDX_PKG_CACHE}
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+
+file(GLOB CUDX_UNIT_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/unit/test_*.c)
+foreach(src ${CUDX_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE cudxcore cmocka::cmocka)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  add_test(NAME unit/${name} COMMAND ${name})
+  set_tests_properties(unit/${name} PROPERTIES ENVIRONMENT "${CUDX_TEST_ENV}" SKIP_RETURN_CODE 77)
+endforeach()
+
+file(GLOB CUDX_SCENARIOS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/scenarios/*.bats)
+foreach(src ${CUDX_SCENARIOS})
+  get_filename_component(name ${src} NAME_WE)
+  add_test(NAME scenario/${name} COMMAND ${BATS} ${src})
+  set_tests_properties(scenario/${name} PROPERTIES ENVIRONMENT "${CUDX_TEST_ENV}" TIMEOUT 600)
+endforeach()
+
+if(CUDX_FUZZ AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+  file(GLOB CUDX_FUZZERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/fuzz/fuzz_*.c)
+  foreach(src ${CUDX_FUZZERS})
+    get_filename_component(name ${src} NAME_WE)
+    add_executable(${name} ${src})
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(${name} PRIVATE cudxcore)
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+    set(corpus ${PROJECT_SOURCE_DIR}/tests/fuzz/corpus/${name})
+    file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz/work-${name})
+    # A short run in CI: the seeds plus 20 s of mutation, bounded memory and input size.
+    add_test(NAME fuzz/${name}
+      COMMAND ${name} -max_total_time=20 -rss_limit_mb=512 -max_len=65536 -timeout=10
+              ${CMAKE_BINARY_DIR}/fuzz/work-${name} ${corpus})
+  endforeach()
+endif()
