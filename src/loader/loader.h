@@ -128,6 +128,7 @@ struct loader {
 	size_t n_objects, cap_objects;
 	struct loader_object *main;
 	const char *problem;    /* a limit hit (LOADER_MAX_OBJECTS) */
+	void *objects_priv;     /* lookup tables (loader.c) */
 };
 
 /* One edge of the tree: object `from` asked for `name` and got `result`. */
