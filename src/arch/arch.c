@@ -95,6 +95,24 @@ void arch_summarize(const struct fatbin_file *f, struct arena *a, struct arch_su
 	qsort(out->targets, out->n_targets, sizeof *out->targets, target_cmp);
 }
 
+char *arch_target_list(struct arena *a, const struct arch_summary *s, uint16_t kind, bool counts)
+{
+	char *out = arena_strdup(a, "");
+	for (size_t i = 0; i < s->n_targets; i++) {
+		const struct arch_target *t = &s->targets[i];
+		if (t->kind != kind)
+			continue;
+		struct fatbin_entry e = { .kind = t->kind, .sm = t->sm, .variant = t->variant };
+		char name[48];
+		fatbin_target_name(&e, name, sizeof name);
+		if (counts)
+			out = arena_printf(a, "%s%s%s x%u", out, *out ? "  " : "", name, t->count);
+		else
+			out = arena_printf(a, "%s%s%s", out, *out ? " " : "", name);
+	}
+	return out;
+}
+
 /* sm numbers are major*10 + minor (sm_120 = 12.0); valid minors are single digits */
 static int cc_of(uint32_t sm)
 {

@@ -41,6 +41,9 @@ struct arch_summary {
 };
 
 void arch_summarize(const struct fatbin_file *f, struct arena *a, struct arch_summary *out);
+/* "sm_75 sm_80 sm_90a" (or with counts: "sm_75 x190  sm_80 x191") for the targets of one kind;
+ * "" when there are none. */
+char *arch_target_list(struct arena *a, const struct arch_summary *s, uint16_t kind, bool counts);
 
 /* --- compatibility ----------------------------------------------------------------------- */
 

@@ -305,8 +305,8 @@ static bool name_is(const char *s, size_t n, const char *lit)
  * usable section table (then the caller scans the whole file). */
 static bool elf_regions(struct span f, struct arena *a, struct region_list *rl)
 {
-	uint8_t cls, data;
-	if (!span_u8(f, 4, &cls) || !span_u8(f, 5, &data) || data != 1 || (cls != 1 && cls != 2))
+	uint8_t cls, endian;
+	if (!span_u8(f, 4, &cls) || !span_u8(f, 5, &endian) || endian != 1 || (cls != 1 && cls != 2))
 		return false;
 	const bool is64 = cls == 2;
 	uint64_t shoff;
@@ -379,8 +379,8 @@ static bool elf_regions(struct span f, struct arena *a, struct region_list *rl)
 		const bool fatbin_section = name_is(name, (size_t)nlen, ".nv_fatbin") ||
 					    name_is(name, (size_t)nlen, "__nv_relfatbin");
 		/* loadable data only: a fat binary a library loads at run time must be mapped */
-		const bool data = type == SHT_PROGBITS && (flags & SHF_ALLOC) && !(flags & SHF_EXECINSTR);
-		if (fatbin_section || data)
+		const bool loadable = type == SHT_PROGBITS && (flags & SHF_ALLOC) && !(flags & SHF_EXECINSTR);
+		if (fatbin_section || loadable)
 			add_region(a, rl, name, (size_t)nlen, off, size, f);
 	}
 	return true;
