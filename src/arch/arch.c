@@ -168,7 +168,7 @@ static int driver_reads_isa(const char *driver_max_cuda, int major, int minor)
 }
 
 /* d, dn: distance of two SASS targets from the GPU; prefer the highest one below it */
-static bool nearer(int d, int dn)
+static bool nearer(int64_t d, int64_t dn)
 {
 	if ((d <= 0) != (dn <= 0))
 		return d <= 0;
@@ -197,7 +197,7 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 				} else {
 					/* closest other SASS: highest below the GPU, else lowest above */
 					const struct fatbin_entry *n = out->nearest_sass;
-					if (!n || nearer((int)e->sm - gpu, (int)n->sm - gpu))
+					if (!n || nearer((int64_t)e->sm - gpu, (int64_t)n->sm - gpu))
 						out->nearest_sass = e;
 				}
 			} else if (e->kind == FATBIN_KIND_PTX && arch_ptx_jits(e->sm, e->variant, cc_major, cc_minor)) {

@@ -1,8 +1,9 @@
-/* PTX ISA -> CUDA release. Mirrors data/ptx_isa.tsv row for row (the source of truth);
- * tests/unit/test_arch.c checks that the two agree, so edit the TSV and this table together. */
+/* PTX ISA -> CUDA release. Mirrors data/arch/ptx_isa.tsv row for row (the source of truth);
+ * tests/unit/test_arch.c checks that the two agree, so edit the TSV and this table together.
+ * When the kb generates the table (struct kb_ptx_isa), this file becomes a lookup over it. */
 #include "arch/arch.h"
 
-#define SRC_CUDA_PYTHON "NVIDIA cuda-python _ptx_utils.py (PTX ISA release history table)"
+#define SRC_CUDA_PYTHON "S6: NVIDIA cuda-python cuda/bindings/utils/_ptx_utils.py (PTX ISA release history)"
 
 static const struct arch_ptx_isa table[] = {
 	{ 1, 0, "1.0", "1.0", SRC_CUDA_PYTHON },
