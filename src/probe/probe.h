@@ -115,6 +115,11 @@ const char *probe_fact_get(const struct probe_report *rep, const char *stage, co
 const char *probe_outcome_name(enum probe_outcome o);
 const char *probe_run_end_name(enum probe_run_end e);
 
+/* The report as text (`cudx probe`, and the probe section of `cudx check`). */
+#include <stdio.h>
+struct cudx_ctx;
+void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe_report *rep);
+
 /* The report as JSON (for `cudx probe --json` and the check report). Caller owns the reference. */
 struct json_t;
 struct json_t *probe_report_json(const struct probe_report *rep);
