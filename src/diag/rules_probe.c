@@ -61,6 +61,8 @@ static const char *step_finding(const struct diag_ctx *d, const struct probe_ste
 				uvm = d->inv->driver.nodes[i].exists;
 		if (!uvm)
 			return "nvidia-uvm-missing";
+		if (id && strcmp(id, "nvidia-uvm-missing") == 0)
+			return NULL; /* 999 with the node present: no known cause */
 	}
 	return id && *id ? id : NULL;
 }
@@ -203,7 +205,8 @@ static void emit_code_findings(struct diag_ctx *d, const struct rule *self)
 		if (!f) {
 			f = existing(d, self->id);
 			if (!f) {
-				f = rule_emit(d, self, "live probe: %s returned %s", s->name, code_desc(d->ctx->arena, s));
+				f = rule_emit(d, self, "live probe: %s %s returned %s", s->target, s->name,
+					      code_desc(d->ctx->arena, s));
 				fresh = true;
 			}
 			if (fresh)
@@ -377,6 +380,8 @@ static void check_nvml_kernel(struct diag_ctx *d, const struct rule *self)
 	finding_evidence(f, "probe: nvmlSystemGetDriverVersion = %s; kernel module %s", nv, kv);
 }
 
+static bool covered(const char *id);
+
 /* A failure no table row explains: still shown, with the library's own words. */
 static void check_unmapped(struct diag_ctx *d, const struct rule *self)
 {
@@ -385,14 +390,16 @@ static void check_unmapped(struct diag_ctx *d, const struct rule *self)
 		return;
 	for (size_t i = 0; i < rep->n_steps; i++) {
 		const struct probe_step *s = &rep->steps[i];
-		if (s->outcome != PROBE_FAILED || !s->has_code || strcmp(s->stage, "locate") == 0 ||
-		    resolved_finding(d, i))
+		if (s->outcome != PROBE_FAILED || !s->has_code || strcmp(s->stage, "locate") == 0)
+			continue;
+		const char *id = resolved_finding(d, i);
+		if (id && covered(id))
 			continue;
 		struct finding *f = rule_emit(d, self, "%s: %s returned %s", step_where(d->ctx->arena, s), s->name,
 					      code_desc(d->ctx->arena, s));
 		finding_subject(f, s->library ? s->library : s->target);
-		finding_cause(f, "The call failed with a code cudx has no diagnosis for yet; the code's name and text "
-				 "are the library's own.");
+		finding_cause(f, "The call failed with a code cudx has no diagnosis for yet%s%s%s.",
+			      id ? " (the error table points to " : "", id ? id : "", id ? ", which no probe rule emits)" : "");
 		finding_evidence(f, "stage %s, target %s", s->stage, s->target);
 	}
 }
@@ -411,7 +418,22 @@ static const struct rule probe_rules[] = {
 	{ "ptx-too-new", SEV_ERROR, emit_code_findings },
 	{ "cudnn-cuda-mismatch", SEV_ERROR, check_cudnn_cuda },
 	{ "wrong-result", SEV_ERROR, check_wrong },
+	/* ids the error table points some codes to, owned by other families: the probe's
+	 * evidence joins their finding, or makes one */
+	{ "cudnn-mixed-versions", SEV_ERROR, emit_code_findings },
+	{ "lib-not-found", SEV_ERROR, emit_code_findings },
+	{ "device-node-permission", SEV_ERROR, emit_code_findings },
 	{ "probe-step-failed", SEV_WARNING, check_unmapped },
 };
 
 RULE_FAMILY(rules_probe, "probe", probe_rules);
+
+static bool covered(const char *id)
+{
+	for (size_t i = 0; i < sizeof probe_rules / sizeof probe_rules[0]; i++)
+		if (probe_rules[i].check == emit_code_findings || probe_rules[i].check == check_cudnn_cuda ||
+		    probe_rules[i].check == check_nvml_kernel)
+			if (strcmp(probe_rules[i].id, id) == 0)
+				return true;
+	return false;
+}
