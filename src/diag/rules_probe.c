@@ -301,8 +301,8 @@ static void check_timeout(struct diag_ctx *d, const struct rule *self)
 		if (rep->runs[i].end == PROBE_RUN_NOT_STARTED) {
 			const struct finding *f = existing(d, self->id);
 			if (f)
-				finding_evidence((struct finding *)f, "not run for lack of time: %s probe of %s",
-						 rep->runs[i].stage, rep->runs[i].target);
+				finding_evidence((struct finding *)f, "not run for lack of time: the %s stage%s",
+						 rep->runs[i].stage, "");
 		}
 }
 

@@ -53,7 +53,11 @@ static void child_main(struct probe_parent *p, int fd, const char *target, const
 	}
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGPIPE, SIG_DFL);
+	/* a crash in vendor code must end the child by its signal, for the parent to see it, even
+	 * when cudx itself was built with sanitizers that catch these */
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE };
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		signal(fatal[i], SIG_DFL);
 	if (!p->o->own_environment) {
 		if (p->o->cuda_visible_devices)
 			setenv("CUDA_VISIBLE_DEVICES", p->o->cuda_visible_devices, 1);
@@ -141,8 +145,14 @@ static struct probe_run *run_stage(struct probe_parent *p, const char *stage, co
 	run->target = target;
 	double t0 = now_ms();
 	if (p->deadline - t0 <= 0) {
+		/* one entry per stage says so; the targets it would have tried are not listed */
 		run->end = PROBE_RUN_NOT_STARTED;
 		run->problem = "the probe's time limit was used up by earlier stages";
+		for (size_t i = 0; i + 1 < rep->n_runs; i++)
+			if (rep->runs[i].end == PROBE_RUN_NOT_STARTED && strcmp(rep->runs[i].stage, stage) == 0) {
+				rep->n_runs--;
+				return &rep->runs[i];
+			}
 		return run;
 	}
 	int fds[2];
