@@ -1,5 +1,5 @@
-/* Generated from data/frameworks_extra.tsv (see python_facts.h); edit the TSV, then regenerate
- * this table with the awk line in that file's header comment of tests/unit/test_py_facts.c. */
+/* The table is data/python/frameworks_extra.tsv, row for row (see python_facts.h); edit the TSV
+ * and this table together: tests/unit/test_py_facts.c compares them and prints the missing rows. */
 #include "collect/python_facts.h"
 
 #include <stdbool.h>
@@ -222,6 +222,18 @@ const struct py_fact py_facts[] = {
 	  "anchors 8 (jax_plugins/cuda preloads the nvidia wheels)" },
 	{ "loads", "jax-cuda13-plugin", "jax_plugins/xla_cuda13/xla_cuda_plugin.so", "-", "-", "linux", "cudart,cublas,cublasLt,cufft,cusolver,cusparse,cudnn",
 	  "anchors 8 (jax_plugins/cuda preloads the nvidia wheels)" },
+	{ "floor", "-", "-", "11", "-", "linux", "450.80.02",
+	  "compat-facts 1b (S1,S3): minor-version compatibility floor, used when src/kb/ has no answer" },
+	{ "floor", "-", "-", "12", "-", "linux", "525.60.13",
+	  "compat-facts 1b (S1,S3,S10,S12)" },
+	{ "floor", "-", "-", "13", "-", "linux", "580.65.06",
+	  "compat-facts 1b (S1,S10,S18)" },
+	{ "floor", "-", "-", "11", "-", "windows", "452.39",
+	  "compat-facts 1b (S1,S3)" },
+	{ "floor", "-", "-", "12", "-", "windows", "527.41",
+	  "compat-facts 1b (S1,S3,S10,S12)" },
+	{ "floor", "-", "-", "13", "-", "windows", "580.88",
+	  "compat-facts 1b (S18)" },
 };
 const size_t py_n_facts = sizeof py_facts / sizeof py_facts[0];
 
@@ -282,5 +294,15 @@ const struct py_fact *py_fact_loads(const char *framework)
 	for (size_t i = 0; i < py_n_facts; i++)
 		if (strcmp(py_facts[i].kind, "loads") == 0 && strcmp(py_facts[i].framework, framework) == 0)
 			return &py_facts[i];
+	return NULL;
+}
+
+const char *py_fact_floor(int cuda_major, const char *os)
+{
+	for (size_t i = 0; i < py_n_facts; i++) {
+		const struct py_fact *f = &py_facts[i];
+		if (strcmp(f->kind, "floor") == 0 && atoi(f->cuda) == cuda_major && strcmp(f->os, os) == 0)
+			return f->extra;
+	}
 	return NULL;
 }

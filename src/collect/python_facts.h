@@ -1,4 +1,4 @@
-/* Framework facts (data/frameworks_extra.tsv, compiled into python_facts.c; test_py_facts keeps
+/* Framework facts (data/python/frameworks_extra.tsv, compiled into python_facts.c; test_py_facts keeps
  * the two equal). Only the python module reads them, through these lookups. When src/kb/ gains
  * framework tables these become thin wrappers over kb_*. */
 #ifndef CUDX_PYTHON_FACTS_H
@@ -22,5 +22,8 @@ const struct py_fact *py_fact_build(const char *framework, const char *version, 
 const char *py_fact_soname(const char *component, int major);
 /* The loads row of a framework, or NULL. */
 const struct py_fact *py_fact_loads(const char *framework);
+
+/* Minor-version-compatibility floor of a CUDA major (fallback for kb_minor_compat_floor). */
+const char *py_fact_floor(int cuda_major, const char *os);
 
 #endif
