@@ -138,6 +138,9 @@ static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py,
 	return env;
 }
 
+static void from_conda_base(struct cudx_ctx *ctx, struct python_inventory *py, const char *base,
+			    const char *origin);
+
 /* PATH: an interpreter in DIR means the prefix DIR/.. (DIR itself on Windows). */
 static void from_path(struct cudx_ctx *ctx, struct python_inventory *py)
 {
@@ -158,10 +161,18 @@ static void from_path(struct cudx_ctx *ctx, struct python_inventory *py)
 			const char *exe = path_join(ctx->arena, dirs[i], names[k]);
 			if (!sysroot_exists(&ctx->root, exe))
 				continue;
-			const char *base = path_basename(dirs[i]);
+			/* /bin -> /usr/bin on merged-/usr systems: the prefix is that of the real dir */
+			const char *bindir = canon(ctx, dirs[i]);
+			const char *base = path_basename(bindir);
 			const char *prefix = win && strcasecmp(base, "Scripts") != 0
-						     ? dirs[i]
-						     : path_dirname(ctx->arena, dirs[i]);
+						     ? bindir
+						     : path_dirname(ctx->arena, bindir);
+			/* pyenv's shims are scripts: the environments are its versions/ */
+			if (strcmp(base, "shims") == 0) {
+				from_conda_base(ctx, py, path_join(ctx->arena, prefix, "versions"),
+						arena_printf(ctx->arena, "PATH (%s)", exe));
+				break;
+			}
 			add_env(ctx, py, prefix, strcmp(prefix, "/usr") == 0 ? "system" : "interpreter",
 				arena_printf(ctx->arena, "PATH (%s)", exe), first);
 			first = false;
@@ -175,15 +186,19 @@ static void from_conda_base(struct cudx_ctx *ctx, struct python_inventory *py, c
 {
 	if (!sysroot_is_dir(&ctx->root, base))
 		return;
-	add_env(ctx, py, base, "conda", origin, false);
-	const char *envs = path_join(ctx->arena, base, "envs");
+	/* pyenv: <root>/versions/<v> are interpreters, each an environment */
+	bool pyenv = strcmp(path_basename(base), "versions") == 0;
+	if (!pyenv)
+		add_env(ctx, py, base, "conda", origin, false);
+	const char *envs = pyenv ? base : path_join(ctx->arena, base, "envs");
 	struct sysroot_dirent *ents;
 	size_t n;
 	if (sysroot_list_dir(&ctx->root, ctx->arena, envs, &ents, &n, PY_MAX_CONDA_ENVS) != 0)
 		return;
 	for (size_t i = 0; i < n; i++)
 		if (ents[i].name[0] != '.')
-			add_env(ctx, py, path_join(ctx->arena, envs, ents[i].name), "conda", origin, false);
+			add_env(ctx, py, path_join(ctx->arena, envs, ents[i].name), pyenv ? "interpreter" : "conda",
+				origin, false);
 }
 
 static void from_conda(struct cudx_ctx *ctx, struct python_inventory *py)
@@ -240,7 +255,10 @@ void py_find_envs(struct cudx_ctx *ctx, struct python_inventory *py)
 	size_t o = 0;
 	for (size_t i = 0; i < py->n_envs; i++) {
 		struct py_env *e = &py->envs[i];
-		if (e->n_site_dirs == 0 && !e->active)
+		/* an empty prefix is worth a word only when the user named it (--python, VIRTUAL_ENV,
+		 * CONDA_PREFIX); interpreters on PATH without site dirs are wrappers */
+		bool named = e->active && strncmp(e->origin, "PATH", 4) != 0;
+		if (e->n_site_dirs == 0 && !named)
 			continue;
 		if (e->n_site_dirs == 0 && !e->problem)
 			e->problem = "no site-packages directory under this prefix";
