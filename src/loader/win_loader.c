@@ -486,19 +486,20 @@ static int find_node(const struct win_tree *t, const char *name)
 	return -1;
 }
 
-void win_tree_build(struct win_loader *L, const char *name, struct win_tree *t)
+void win_tree_build(struct win_loader *L, const char *name, const char *from_dir, struct win_tree *t)
 {
 	struct arena *a = L->ctx->arena;
 	memset(t, 0, sizeof *t);
-	/* A module loaded by path in DEFAULT_DIRS mode also searches its own folder for what it
-	 * needs (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, which Python adds for .pyd files). */
-	const char *from_dir = NULL;
-	if ((strchr(name, '\\') || strchr(name, '/')) && L->t.mode == WIN_SEARCH_DEFAULT_DIRS)
-		from_dir = win_dirname(a, name);
+	if (L->t.mode != WIN_SEARCH_DEFAULT_DIRS)
+		from_dir = NULL; /* no $ORIGIN on Windows: only the DLL_LOAD_DIR flag searches there */
 	struct win_node *root = ARENA_PUSH(a, t->nodes, t->n, t->cap);
 	root->name = name;
 	root->parent = -1;
-	win_resolve(L, name, NULL, &root->res);
+	win_resolve(L, name, from_dir, &root->res);
+	/* A module loaded by path in DEFAULT_DIRS mode also searches its own folder for what it
+	 * needs (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, which Python adds for .pyd files). */
+	if (!from_dir && (strchr(name, '\\') || strchr(name, '/')) && L->t.mode == WIN_SEARCH_DEFAULT_DIRS)
+		from_dir = win_dirname(a, name);
 	/* breadth first: t->n grows while we walk; bounded by WIN_TREE_MAX_NODES */
 	for (size_t i = 0; i < t->n; i++) {
 		struct win_node *nd = &t->nodes[i];

@@ -115,8 +115,9 @@ void win_loader_add_dll_dir(struct win_loader *L, const char *dir);
  * dependency this is, used in DEFAULT_DIRS mode (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR), or NULL. */
 void win_resolve(struct win_loader *L, const char *name, const char *from_dir, struct win_resolution *out);
 /* The dependency tree of name: the load-time imports (and, marked, the delay-load ones) of every
- * DLL found, breadth first, each name resolved once as the loaded-module list does. */
-void win_tree_build(struct win_loader *L, const char *name, struct win_tree *tree);
+ * DLL found, breadth first, each name resolved once as the loaded-module list does. from_dir: the
+ * directory of the module that loads name (used in DEFAULT_DIRS mode), or NULL. */
+void win_tree_build(struct win_loader *L, const char *name, const char *from_dir, struct win_tree *tree);
 /* The candidate taken, or NULL */
 const struct win_candidate *win_chosen(const struct win_resolution *r);
 /* In-root path of the System32 the process sees (SysWOW64 for an x86 process when present). */
