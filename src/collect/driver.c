@@ -7,13 +7,12 @@
 
 #include "collect/inventory.h"
 #include "collect/search.h"
+#include "fmt/nvproc.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
 
 #define PROC_VERSION "/proc/driver/nvidia/version"
 
-/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." (proprietary)
- * "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build ..." (open) */
 static void read_proc_version(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
@@ -25,24 +24,16 @@ static void read_proc_version(struct cudx_ctx *ctx, struct inventory *inv)
 			inventory_note(ctx, inv, PROC_VERSION, "cannot read: %s", strerror(err));
 		return;
 	}
-	char *nl = strchr(text, '\n');
-	size_t line_len = nl ? (size_t)(nl - text) : len;
-	d->kernel_line = arena_strndup(ctx->arena, text, line_len < 512 ? line_len : 512);
-	const char *mod = strstr(d->kernel_line, "Kernel Module");
-	if (strncmp(d->kernel_line, "NVRM version:", 13) != 0 || !mod) {
-		inventory_note(ctx, inv, PROC_VERSION, "unrecognised content, first line: \"%.120s\"",
-			       d->kernel_line);
+	struct nvproc_version pv;
+	const char *why;
+	bool ok = nvproc_parse_version(span_make(text, len), ctx->arena, &pv, &why);
+	d->kernel_line = pv.line;
+	if (!ok) {
+		inventory_note(ctx, inv, PROC_VERSION, "%s, ignored; first line: \"%.120s\"", why, pv.line);
 		return;
 	}
-	d->kernel_flavour = strstr(d->kernel_line, "Open Kernel Module") ? "open" : "proprietary";
-	const char *after = mod + strlen("Kernel Module");
-	size_t vlen;
-	const char *v = version_find_driver(after, strlen(after), &vlen);
-	if (!v) {
-		inventory_note(ctx, inv, PROC_VERSION, "no driver version in \"%.120s\"", d->kernel_line);
-		return;
-	}
-	d->kernel_version = arena_strndup(ctx->arena, v, vlen);
+	d->kernel_flavour = pv.flavour;
+	d->kernel_version = pv.version;
 }
 
 static void read_sys_module(struct cudx_ctx *ctx, struct inventory *inv)

@@ -6,23 +6,8 @@
 #include <string.h>
 
 #include "collect/inventory.h"
+#include "fmt/nvproc.h"
 #include "kb/kb.h"
-
-/* "Model: \t\t NVIDIA H100 80GB HBM3" -> "NVIDIA H100 80GB HBM3" */
-static const char *field(struct arena *a, const char *text, const char *key)
-{
-	const char *p = strstr(text, key);
-	if (!p)
-		return NULL;
-	p += strlen(key);
-	while (*p == ' ' || *p == '\t')
-		p++;
-	const char *end = strchr(p, '\n');
-	size_t len = end ? (size_t)(end - p) : strlen(p);
-	while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r'))
-		len--;
-	return len ? arena_strndup(a, p, len < 200 ? len : 200) : NULL;
-}
 
 static void set_cc(struct gpu_info *g, const char *query)
 {
@@ -44,13 +29,15 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 		for (size_t i = 0; i < n; i++) {
 			const char *path = arena_printf(ctx->arena, "/proc/driver/nvidia/gpus/%s/information",
 							ents[i].name);
-			char *text = sysroot_read_text(&ctx->root, ctx->arena, path, 8192, NULL, NULL);
+			size_t len;
+			char *text = sysroot_read_text(&ctx->root, ctx->arena, path, 8192, &len, NULL);
 			if (!text)
 				continue;
+			struct span info = span_make(text, len);
 			struct gpu_info *g = ARENA_PUSH(ctx->arena, inv->gpus, inv->n_gpus, inv->cap_gpus);
-			g->name = field(ctx->arena, text, "Model:");
-			g->uuid = field(ctx->arena, text, "GPU UUID:");
-			g->bus_id = field(ctx->arena, text, "Bus Location:");
+			g->name = nvproc_field(info, ctx->arena, "Model");
+			g->uuid = nvproc_field(info, ctx->arena, "GPU UUID");
+			g->bus_id = nvproc_field(info, ctx->arena, "Bus Location");
 			if (!g->bus_id)
 				g->bus_id = ents[i].name;
 			g->source = path;
