@@ -175,10 +175,12 @@ static void diag_wrong_arch(struct win_diag *wd, const struct win_resolution *r,
 	const struct win_candidate *bad = &r->cands[r->n_cands - 1];
 	const struct win_target *t = &wd->w->loader.t;
 	struct finding *f = emit(wd, "dll-wrong-arch", sev, r->name,
-				 arena_printf(wd->ctx->arena, "%s at %s is %s, not %s: error 193", r->name,
-					      win_path(wd, bad->path),
-					      bad->result == WIN_CAND_BAD_PE ? "not a valid PE file" : pe_machine_name(bad->machine),
-					      pe_machine_name(t->machine)));
+				 bad->result == WIN_CAND_BAD_PE
+					 ? arena_printf(wd->ctx->arena, "%s at %s is not a valid PE file: error 193", r->name,
+							win_path(wd, bad->path))
+					 : arena_printf(wd->ctx->arena, "%s at %s is %s, not %s: error 193", r->name,
+							win_path(wd, bad->path), pe_machine_name(bad->machine),
+							pe_machine_name(t->machine)));
 	if (!f)
 		return;
 	finding_cause(f,

@@ -531,11 +531,12 @@ static void read_version(struct pe_reader *r)
 	read_version_blob(r, v);
 }
 
-bool pe_parse(struct span f, struct arena *a, struct pe_info *out, const char **err)
+/* DOS/COFF/optional headers, data directories and the section table into r. */
+static bool read_headers(struct pe_reader *r, const char **err)
 {
-	struct pe_reader r = { .f = f, .a = a, .out = out };
+	struct span f = r->f;
+	struct pe_info *out = r->out;
 	const char *e = "bad PE file";
-	memset(out, 0, sizeof *out);
 	uint32_t pe_off;
 	uint16_t n_sec, opt_size;
 	if (!read_coff(f, &pe_off, &out->machine, &n_sec, &opt_size, &out->characteristics, &e))
@@ -556,7 +557,7 @@ bool pe_parse(struct span f, struct arena *a, struct pe_info *out, const char **
 	uint32_t n_rva;
 	if (dirs > opt + opt_size || !span_has(f, opt, opt_size) || !span_u16le(f, opt + 68, &out->subsystem) ||
 	    !span_u16le(f, opt + 70, &out->dll_characteristics) ||
-	    !span_u32le(f, opt + 60, &r.size_of_headers) || !span_u32le(f, dirs - 4, &n_rva)) {
+	    !span_u32le(f, opt + 60, &r->size_of_headers) || !span_u32le(f, dirs - 4, &n_rva)) {
 		e = "truncated optional header";
 		goto fail;
 	}
@@ -574,13 +575,13 @@ bool pe_parse(struct span f, struct arena *a, struct pe_info *out, const char **
 		out->image_base = b;
 	}
 	/* Only directories that fit both the count and the declared optional header size count. */
-	r.n_dirs = n_rva > 16 ? 16 : n_rva;
+	r->n_dirs = n_rva > 16 ? 16 : n_rva;
 	uint64_t room = (opt + opt_size - dirs) / 8;
-	if (r.n_dirs > room)
-		r.n_dirs = (uint32_t)room;
-	for (uint32_t i = 0; i < r.n_dirs; i++)
-		if (!span_u32le(f, dirs + 8ull * i, &r.dir_rva[i]) ||
-		    !span_u32le(f, dirs + 8ull * i + 4, &r.dir_size[i])) {
+	if (r->n_dirs > room)
+		r->n_dirs = (uint32_t)room;
+	for (uint32_t i = 0; i < r->n_dirs; i++)
+		if (!span_u32le(f, dirs + 8ull * i, &r->dir_rva[i]) ||
+		    !span_u32le(f, dirs + 8ull * i + 4, &r->dir_size[i])) {
 			e = "truncated data directories";
 			goto fail;
 		}
@@ -590,30 +591,63 @@ bool pe_parse(struct span f, struct arena *a, struct pe_info *out, const char **
 	}
 	uint64_t st = opt + opt_size;
 	for (uint16_t i = 0; i < n_sec; i++) {
-		struct pe_section *s = &r.sec[i];
+		struct pe_section *s = &r->sec[i];
 		uint64_t so = st + 40ull * i;
 		if (!span_u32le(f, so + 8, &s->vsize) || !span_u32le(f, so + 12, &s->va) ||
 		    !span_u32le(f, so + 16, &s->raw_size) || !span_u32le(f, so + 20, &s->raw_off)) {
 			e = "truncated section table";
 			goto fail;
 		}
-		/* raw data cut to what the file holds: a truncated file still yields what is there */
-		if (s->raw_off >= f.n)
-			s->raw_size = 0;
-		else if (s->raw_size > f.n - s->raw_off)
-			s->raw_size = (uint32_t)(f.n - s->raw_off), problem(&r, "section data runs past the end of the file (truncated file?)");
 	}
-	r.n_sec = n_sec;
+	r->n_sec = n_sec;
+	return true;
+fail:
+	if (err)
+		*err = e;
+	return false;
+}
+
+bool pe_validate(struct span f, const char **err)
+{
+	struct pe_info info;
+	struct pe_reader r = { .f = f, .out = &info };
+	memset(&info, 0, sizeof info);
+	if (!read_headers(&r, err))
+		return false;
+	/* The loader maps every section's raw data: a file cut short is not a loadable image. */
+	for (uint16_t i = 0; i < r.n_sec; i++)
+		if (r.sec[i].raw_size && !span_has(f, r.sec[i].raw_off, r.sec[i].raw_size)) {
+			if (err)
+				*err = "truncated file: section data runs past the end";
+			return false;
+		}
+	return true;
+}
+
+bool pe_parse(struct span f, struct arena *a, struct pe_info *out, const char **err)
+{
+	struct pe_reader r = { .f = f, .a = a, .out = out };
+	memset(out, 0, sizeof *out);
+	if (!read_headers(&r, err))
+		return false;
+	for (uint16_t i = 0; i < r.n_sec; i++) {
+		struct pe_section *s = &r.sec[i];
+		/* raw data cut to what the file holds: a truncated file still yields what is there */
+		if (s->raw_off >= f.n) {
+			if (s->raw_size)
+				problem(&r, "section data runs past the end of the file (truncated file?)");
+			s->raw_size = 0;
+		} else if (s->raw_size > f.n - s->raw_off) {
+			s->raw_size = (uint32_t)(f.n - s->raw_off);
+			problem(&r, "section data runs past the end of the file (truncated file?)");
+		}
+	}
 	out->is_dotnet = r.n_dirs > DIR_CLR && r.dir_rva[DIR_CLR] != 0;
 	read_imports(&r);
 	read_delay_imports(&r);
 	read_exports(&r);
 	read_version(&r);
 	return true;
-fail:
-	if (err)
-		*err = e;
-	return false;
 }
 
 static const char *fmt4(struct arena *a, const uint16_t v[4])

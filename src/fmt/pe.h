@@ -75,6 +75,9 @@ struct pe_info {
 bool pe_parse(struct span file, struct arena *a, struct pe_info *out, const char **err);
 /* Only the machine field and PE kind: cheap check of a search candidate. */
 bool pe_ident(struct span file, uint16_t *machine, bool *is_dll, const char **err);
+/* Headers sound and every section's data inside the file: what the Windows loader needs to map
+ * it. False (with *err) for files it would reject with error 193. */
+bool pe_validate(struct span file, const char **err);
 /* "x64", "x86", "ARM64", "ARM (Thumb-2)", "IA-64", or "unknown (0x....)" (static buffer for the
  * last one is not used: unknown machines return "unknown"). */
 const char *pe_machine_name(uint16_t machine);

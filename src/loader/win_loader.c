@@ -202,7 +202,7 @@ static enum win_cand_result probe_dir(struct win_loader *L, const char *dir, con
 		return c->result = WIN_CAND_BAD_PE;
 	}
 	const char *perr = NULL;
-	bool ok = pe_ident(m.data, &c->machine, NULL, &perr);
+	bool ok = pe_ident(m.data, &c->machine, NULL, &perr) && pe_validate(m.data, &perr);
 	sysroot_unmap(&m);
 	if (!ok) {
 		c->detail = perr;

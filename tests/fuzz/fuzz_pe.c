@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint16_t m;
 	bool dll;
 	(void)pe_ident(span_make(data, size), &m, &dll, &err);
+	(void)pe_validate(span_make(data, size), &err);
 	arena_free(&a);
 	return 0;
 }
