@@ -143,7 +143,19 @@ void inventory_collect(struct cudx_ctx *ctx, struct inventory *inv);
 void inventory_note(struct cudx_ctx *ctx, struct inventory *inv, const char *subject,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The collectors, called in this order by inventory_collect. */
+/* Add a library file found at path (inside the root) by `origin` ("LD_LIBRARY_PATH", "ld.so.cache",
+ * "python env /opt/venv", ...). Recognised by the knowledge base's catalogue, else ignored (NULL).
+ * The same real file found again is not added twice; a broken link is added with broken_link. */
+struct lib_file *inventory_add_lib(struct cudx_ctx *ctx, struct inventory *inv, const char *path,
+				   const char *origin, const char *owner);
+/* Add every known library in a directory (not recursive). */
+void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const char *dir,
+			   const char *origin, const char *owner);
+/* A relevant environment variable's value from the snapshot (NULL when unset). */
+const char *inventory_env(const struct inventory *inv, const char *name);
+
+/* The collectors, called by inventory_collect in this order: system, env, toolkits, libs,
+ * driver, gpus, process, python, windows, arch, probe. */
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);

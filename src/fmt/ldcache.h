@@ -21,20 +21,30 @@ struct ldcache_entry {
 	int32_t flags;    /* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 ... */
 	uint32_t hwcap_index_or_osversion;
 	uint64_t hwcap;
+	const char *hwcaps_subdir; /* glibc-hwcaps entry: its subdirectory ("x86-64-v3"), else NULL */
 };
 
 struct ldcache {
 	enum ldcache_format format;
 	struct ldcache_entry *entries; /* in file order (the order ld.so searches) */
 	size_t n;
-	const char *problem; /* non-fatal oddity, or NULL */
+	const char *problem;   /* non-fatal oddity, or NULL */
+	const char *generator; /* extension tag 0: "ldconfig (Debian GLIBC 2.36-9+deb12u14) ...", or NULL */
 };
 
 bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const char **err);
-/* First entry for name usable by an object of this ELF class and machine (as ld.so picks), or NULL. */
+/* The flags value ld.so requires of a cache entry for an object of this class and machine
+ * (_DL_CACHE_DEFAULT_ID: 0x303 on x86-64); 0 when unknown. */
+int32_t ldcache_flags_for(int elf_class, uint16_t machine);
+/* First plain (non-hwcaps) entry for name usable by an object of this ELF class and machine (as ld.so picks), or NULL. */
 const struct ldcache_entry *ldcache_lookup(const struct ldcache *c, const char *name, int elf_class,
 					   uint16_t machine);
 /* Human description of the flags: "libc6,x86-64". */
 const char *ldcache_flags_str(int32_t flags);
+/* The glibc-hwcaps entry ld.so prefers for name: the first entry whose subdirectory is in
+ * supported (best first, e.g. {"x86-64-v3", "x86-64-v2"}), by that priority; NULL when none. */
+const struct ldcache_entry *ldcache_lookup_hwcaps(const struct ldcache *c, const char *name,
+						  int elf_class, uint16_t machine,
+						  const char *const *supported, size_t n_supported);
 
 #endif

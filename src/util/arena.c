@@ -1,5 +1,6 @@
 #include "util/arena.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,30 @@
+/* Which pip wheel installed a file: *.dist-info directories and their RECORD lists. Used for
+ * versions the libraries themselves do not carry (cudart, cuBLAS and cuDNN in wheel layout have
+ * only the major in their file names). */
+#ifndef CUDX_DISTINFO_H
+#define CUDX_DISTINFO_H
+
+#include "sys/context.h"
+
+struct distinfo {
+	const char *path;    /* the .dist-info directory */
+	const char *name;    /* distribution name as in the directory name: "nvidia_cudnn_cu13" */
+	const char *version; /* "9.19.0.56" */
+	const char *record;  /* RECORD contents (bounded), or NULL */
+};
+
+struct distinfo_set {
+	struct distinfo *v;
+	size_t n, cap;
+};
+
+/* Add the dist-info dirs that may own files in dir: dir's ancestors (up to 4 levels) and their
+ * "dist-info" subdirectory (the layout of a toolkit assembled from wheels). */
+void distinfo_for_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set *set);
+/* The dist-info whose RECORD lists a file with this base name, or NULL. */
+const struct distinfo *distinfo_owner(const struct distinfo_set *set, const char *basename);
+/* Split "nvidia_cudnn_cu13-9.19.0.56.dist-info" into name and version. */
+bool distinfo_parse_dirname(struct arena *a, const char *dirname, const char **name,
+			    const char **version);
+
+#endif

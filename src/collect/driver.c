@@ -1,0 +1,164 @@
+/* The NVIDIA driver: kernel module (both /proc flavours and /sys/module), device nodes, the
+ * user-space libcuda and NVML a process would load, WSL, forward-compat dirs. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/inventory.h"
+#include "collect/search.h"
+#include "fmt/nvproc.h"
+#include "fmt/version.h"
+#include "kb/kb.h"
+
+#define PROC_VERSION "/proc/driver/nvidia/version"
+
+static void read_proc_version(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct driver_info *d = &inv->driver;
+	size_t len;
+	int err;
+	char *text = sysroot_read_text(&ctx->root, ctx->arena, PROC_VERSION, 8192, &len, &err);
+	if (!text) {
+		if (err != ENOENT && err != ENOTDIR)
+			inventory_note(ctx, inv, PROC_VERSION, "cannot read: %s", strerror(err));
+		return;
+	}
+	struct nvproc_version pv;
+	const char *why;
+	bool ok = nvproc_parse_version(span_make(text, len), ctx->arena, &pv, &why);
+	d->kernel_line = pv.line;
+	if (!ok) {
+		inventory_note(ctx, inv, PROC_VERSION, "%s, ignored; first line: \"%.120s\"", why, pv.line);
+		return;
+	}
+	d->kernel_flavour = pv.flavour;
+	d->kernel_version = pv.version;
+}
+
+static void read_sys_module(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	size_t len;
+	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/sys/module/nvidia/version", 256, &len, NULL);
+	if (!text)
+		return;
+	struct version v;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		text[--len] = '\0';
+	if (version_parse_n(text, len, &v) && v.n >= 2)
+		inv->driver.module_version = text;
+	else
+		inventory_note(ctx, inv, "/sys/module/nvidia/version", "unrecognised content \"%.60s\"", text);
+}
+
+static void add_node(struct cudx_ctx *ctx, struct driver_info *d, size_t *cap, const char *path)
+{
+	struct device_node *n = ARENA_PUSH(ctx->arena, d->nodes, d->n_nodes, *cap);
+	n->path = path;
+	struct stat st;
+	if (sysroot_stat(&ctx->root, path, &st) != 0)
+		return;
+	n->exists = true;
+	n->is_char_device = S_ISCHR(st.st_mode);
+	n->mode = st.st_mode & 07777;
+	n->uid = st.st_uid;
+	n->gid = st.st_gid;
+	if (ctx->root.live) {
+		n->readable = sysroot_access(&ctx->root, path, R_OK) == 0;
+		n->writable = sysroot_access(&ctx->root, path, W_OK) == 0;
+	}
+}
+
+static void read_nodes(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct driver_info *d = &inv->driver;
+	size_t cap = 0;
+	struct sysroot_dirent *ents;
+	size_t n;
+	/* the control node and UVM are needed by every CUDA process: list them even when absent */
+	add_node(ctx, d, &cap, "/dev/nvidiactl");
+	add_node(ctx, d, &cap, "/dev/nvidia-uvm");
+	if (sysroot_list_dir(&ctx->root, ctx->arena, "/dev", &ents, &n, 20000) != 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = ents[i].name;
+		if (strcmp(nm, "nvidiactl") == 0 || strcmp(nm, "nvidia-uvm") == 0)
+			continue;
+		if (strncmp(nm, "nvidia", 6) == 0 && strcmp(nm, "nvidia-caps") != 0)
+			add_node(ctx, d, &cap, path_join(ctx->arena, "/dev", nm));
+		else if (strcmp(nm, "dxg") == 0) {
+			add_node(ctx, d, &cap, "/dev/dxg");
+			d->wsl = true;
+		}
+	}
+}
+
+static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct driver_info *d = &inv->driver;
+	const char *how;
+	const char *p = search_first(ctx, inv, "libcuda.so.1", &how);
+	for (size_t i = 0; p && i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (strcmp(l->path, p) != 0 && !(l->real_path && strcmp(l->real_path, p) == 0))
+			continue;
+		d->libcuda_path = l->path;
+		d->libcuda_version = l->version;
+		d->libcuda_is_stub = l->is_stub;
+		break;
+	}
+	if (p && !d->libcuda_path)
+		d->libcuda_path = p;
+	p = search_first(ctx, inv, "libnvidia-ml.so.1", &how);
+	for (size_t i = 0; p && i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (strcmp(l->path, p) == 0 || (l->real_path && strcmp(l->real_path, p) == 0)) {
+			d->nvml_path = l->path;
+			d->nvml_version = l->version;
+			break;
+		}
+	}
+}
+
+static void find_compat_dirs(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	size_t cap = 0;
+	for (size_t t = 0; t < inv->n_toolkits; t++) {
+		const char *dir = path_join(ctx->arena, inv->toolkits[t].path, "compat");
+		if (!sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "libcuda.so.1")))
+			continue;
+		bool dup = false;
+		for (size_t i = 0; i < inv->driver.n_compat_dirs; i++)
+			dup |= strcmp(inv->driver.compat_dirs[i], dir) == 0;
+		if (!dup)
+			*ARENA_PUSH(ctx->arena, inv->driver.compat_dirs, inv->driver.n_compat_dirs, cap) = dir;
+	}
+}
+
+void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct driver_info *d = &inv->driver;
+	if (ctx->os != OS_LINUX) {
+		d->simulated = ctx->opt->driver;
+		d->effective_version = ctx->opt->driver;
+		return;
+	}
+	read_proc_version(ctx, inv);
+	read_sys_module(ctx, inv);
+	read_nodes(ctx, inv);
+	pick_userspace(ctx, inv);
+	find_compat_dirs(ctx, inv);
+	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
+		d->wsl = true;
+	d->simulated = ctx->opt->driver;
+	if (d->simulated)
+		d->effective_version = d->simulated;
+	else if (d->libcuda_version && !d->libcuda_is_stub)
+		d->effective_version = d->libcuda_version;
+	else if (d->kernel_version)
+		d->effective_version = d->kernel_version;
+	else if (d->module_version)
+		d->effective_version = d->module_version;
+	if (d->effective_version)
+		d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
+}

@@ -1,0 +1,191 @@
+/* Every copy of every known GPU library: where the loader would look (LD_LIBRARY_PATH, the
+ * ld.so.cache, the default directories), the toolkits, WSL's driver dir and CUDA forward-compat
+ * dirs. Python environments add theirs through inventory_add_lib_dir(). For each copy: its path,
+ * symlink chain, SONAME, ELF class, version and where that version came from. */
+#include <errno.h>
+#include <string.h>
+
+#include "collect/distinfo.h"
+#include "collect/inventory.h"
+#include "collect/libversion.h"
+#include "fmt/elf.h"
+#include "fmt/ldcache.h"
+#include "kb/kb.h"
+
+#define DIR_MAX_ENTRIES 50000
+
+/* glibc's trusted directories and the multiarch ones Debian, Ubuntu, RHEL and SUSE use */
+static const char *const default_dirs[] = {
+	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	"/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/local/lib",
+};
+
+static void fill_chain(struct cudx_ctx *ctx, struct lib_file *l, const struct sysroot_resolved *r)
+{
+	size_t cap = 0;
+	*ARENA_PUSH(ctx->arena, l->chain, l->n_chain, cap) = l->path;
+	for (size_t i = 0; i < r->n_links; i++)
+		*ARENA_PUSH(ctx->arena, l->chain, l->n_chain, cap) = r->links[i].target;
+}
+
+static void read_elf(struct cudx_ctx *ctx, struct inventory *inv, struct lib_file *l)
+{
+	struct mapped_file m;
+	int err = sysroot_map(&ctx->root, l->real_path, &m);
+	if (err) {
+		l->problem = arena_printf(ctx->arena, "cannot read: %s", strerror(err));
+		inventory_note(ctx, inv, l->path, "cannot read: %s", strerror(err));
+		return;
+	}
+	struct elf_info info;
+	const char *why = NULL;
+	if (elf_parse(m.data, ctx->arena, &info, &why)) {
+		l->soname = info.soname;
+		l->elf_class = info.elf_class;
+		l->elf_machine = info.machine;
+		libversion_from_content(ctx, l, m.data);
+	} else {
+		l->problem = arena_printf(ctx->arena, "not a usable ELF file: %s", why ? why : "unknown");
+		inventory_note(ctx, inv, l->path, "not a usable ELF file: %s", why ? why : "unknown");
+	}
+	sysroot_unmap(&m);
+}
+
+struct lib_file *inventory_add_lib(struct cudx_ctx *ctx, struct inventory *inv, const char *path,
+				   const char *origin, const char *owner)
+{
+	const char *name = path_basename(path);
+	const struct kb_lib *k = kb_lib_classify(name, ctx->os);
+	if (!k)
+		return NULL;
+	struct sysroot_resolved r;
+	int err = sysroot_resolve(&ctx->root, ctx->arena, path, &r);
+	if (err == ENOENT && r.n_links == 0)
+		return NULL; /* not there at all (a cache entry pointing nowhere is reported elsewhere) */
+	if (!err) {
+		for (size_t i = 0; i < inv->n_libs; i++) {
+			struct lib_file *o = &inv->libs[i];
+			if (!o->real_path || strcmp(o->real_path, r.path) != 0)
+				continue;
+			/* the same file again: keep one entry, named by its SONAME when we meet that name */
+			if (o->soname && strcmp(name, o->soname) == 0 && strcmp(o->name, name) != 0) {
+				o->path = arena_strdup(ctx->arena, path);
+				o->name = path_basename(o->path);
+				o->dir = path_dirname(ctx->arena, o->path);
+				o->n_chain = 0;
+				fill_chain(ctx, o, &r);
+			}
+			return o;
+		}
+	} else {
+		for (size_t i = 0; i < inv->n_libs; i++)
+			if (strcmp(inv->libs[i].path, path) == 0)
+				return &inv->libs[i];
+	}
+	struct lib_file *l = ARENA_PUSH(ctx->arena, inv->libs, inv->n_libs, inv->cap_libs);
+	l->path = arena_strdup(ctx->arena, path);
+	l->name = path_basename(l->path);
+	l->dir = path_dirname(ctx->arena, l->path);
+	l->component = k->component;
+	l->family = k->family;
+	l->major = k->major;
+	l->cuda_major = k->cuda_major;
+	l->origin = origin;
+	l->owner = owner;
+	fill_chain(ctx, l, &r);
+	if (err) {
+		l->broken_link = true;
+		l->problem = arena_printf(ctx->arena, "broken symlink: %s at %s", strerror(err),
+					  r.failed_at ? r.failed_at : path);
+		return l;
+	}
+	l->real_path = r.path;
+	libversion_from_name(ctx, l);
+	if (ctx->os == OS_LINUX)
+		read_elf(ctx, inv, l);
+	return l;
+}
+
+void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const char *dir,
+			   const char *origin, const char *owner)
+{
+	struct sysroot_dirent *ents;
+	size_t n;
+	int err = sysroot_list_dir(&ctx->root, ctx->arena, dir, &ents, &n, DIR_MAX_ENTRIES);
+	if (err) {
+		if (err != ENOENT && err != ENOTDIR)
+			inventory_note(ctx, inv, dir, "cannot list directory: %s", strerror(err));
+		return;
+	}
+	struct distinfo_set wheels = { 0 };
+	bool wheels_read = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!kb_lib_classify(ents[i].name, ctx->os))
+			continue;
+		struct lib_file *l = inventory_add_lib(ctx, inv, path_join(ctx->arena, dir, ents[i].name),
+						       origin, owner);
+		if (!l || l->broken_link || (l->version && l->owner))
+			continue;
+		/* versions the file names do not carry: ask the wheel that installed the file */
+		if (!wheels_read) {
+			distinfo_for_dir(ctx, dir, &wheels);
+			wheels_read = true;
+		}
+		const struct distinfo *d = distinfo_owner(&wheels, path_basename(l->real_path));
+		if (!d)
+			continue;
+		if (!l->owner)
+			l->owner = arena_printf(ctx->arena, "%s %s", d->name, d->version);
+		if (!l->version) {
+			l->version = d->version;
+			l->version_source = arena_printf(ctx->arena, "dist-info %s", path_basename(d->path));
+		}
+	}
+}
+
+static void add_ldcache(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct mapped_file m;
+	int err = sysroot_map(&ctx->root, "/etc/ld.so.cache", &m);
+	if (err) {
+		if (err != ENOENT)
+			inventory_note(ctx, inv, "/etc/ld.so.cache", "cannot read: %s", strerror(err));
+		return;
+	}
+	struct ldcache cache;
+	const char *why = NULL;
+	if (!ldcache_parse(m.data, ctx->arena, &cache, &why)) {
+		inventory_note(ctx, inv, "/etc/ld.so.cache", "unreadable cache, ignored: %s",
+			       why ? why : "unknown format");
+		sysroot_unmap(&m);
+		return;
+	}
+	sysroot_unmap(&m);
+	for (size_t i = 0; i < cache.n; i++)
+		if (kb_lib_classify(cache.entries[i].name, ctx->os))
+			inventory_add_lib(ctx, inv, cache.entries[i].path, "ld.so.cache", NULL);
+}
+
+void collect_libs(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	if (ctx->os != OS_LINUX)
+		return;
+	const char **dirs;
+	size_t n = env_split_path(ctx->arena, envsnap_get(&ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
+	for (size_t i = 0; i < n; i++)
+		if (dirs[i][0] == '/')
+			inventory_add_lib_dir(ctx, inv, dirs[i], "LD_LIBRARY_PATH", NULL);
+	add_ldcache(ctx, inv);
+	for (size_t i = 0; i < sizeof default_dirs / sizeof default_dirs[0]; i++)
+		inventory_add_lib_dir(ctx, inv, default_dirs[i], "default dir", NULL);
+	inventory_add_lib_dir(ctx, inv, "/usr/lib/wsl/lib", "WSL driver dir", NULL);
+	for (size_t t = 0; t < inv->n_toolkits; t++) {
+		const struct toolkit *tk = &inv->toolkits[t];
+		static const char *const sub[] = { "lib64", "lib", "targets/x86_64-linux/lib",
+						   "targets/sbsa-linux/lib", "lib64/stubs", "lib/stubs",
+						   "targets/x86_64-linux/lib/stubs", "compat" };
+		const char *origin = arena_printf(ctx->arena, "toolkit %s", tk->path);
+		for (size_t s = 0; s < sizeof sub / sizeof sub[0]; s++)
+			inventory_add_lib_dir(ctx, inv, path_join(ctx->arena, tk->path, sub[s]), origin, NULL);
+	}
+}

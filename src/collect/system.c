@@ -1,0 +1,49 @@
+/* Which system is this: OS release, kernel, machine, container markers. */
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "collect/inventory.h"
+
+/* PRETTY_NAME="Debian GNU/Linux 12 (bookworm)" from os-release */
+static const char *os_release_name(struct cudx_ctx *ctx)
+{
+	static const char *const paths[] = { "/etc/os-release", "/usr/lib/os-release" };
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		size_t len;
+		char *text = sysroot_read_text(&ctx->root, ctx->arena, paths[i], 16384, &len, NULL);
+		if (!text)
+			continue;
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			if (strncmp(line, "PRETTY_NAME=", 12) != 0)
+				continue;
+			char *v = line + 12;
+			size_t vl = strlen(v);
+			if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0])
+				return arena_strndup(ctx->arena, v + 1, vl - 2);
+			return arena_strdup(ctx->arena, v);
+		}
+	}
+	return NULL;
+}
+
+void collect_system(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct system_info *s = &inv->system;
+	s->root = ctx->root.live ? "/" : ctx->root.root;
+	s->live = ctx->root.live;
+	s->env_origin = ctx->env.origin;
+	s->os = ctx->os == OS_WINDOWS ? "windows" : "linux";
+	if (ctx->os == OS_WINDOWS)
+		return;
+	s->os_name = os_release_name(ctx);
+	s->container = sysroot_exists(&ctx->root, "/.dockerenv") ||
+		       sysroot_exists(&ctx->root, "/run/.containerenv");
+	if (ctx->root.live) {
+		struct utsname u;
+		if (uname(&u) == 0) {
+			s->kernel = arena_strdup(ctx->arena, u.release);
+			s->machine = arena_strdup(ctx->arena, u.machine);
+			s->hostname = arena_strdup(ctx->arena, u.nodename);
+		}
+	}
+}

@@ -1,0 +1,325 @@
+/* The driver family: is there a driver, do its kernel and user-space halves agree, is the
+ * libcuda a process would load the real one, is it new enough for the CUDA runtimes here, can
+ * this user reach the GPU device nodes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "diag/rule.h"
+#include "fmt/version.h"
+#include "kb/kb.h"
+
+#define REF_COMPAT "https://docs.nvidia.com/deploy/cuda-compatibility/"
+#define REF_MINOR "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
+#define REF_DRIVERS "https://www.nvidia.com/Download/index.aspx"
+
+static bool has_real_libcuda(const struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->n_libs; i++)
+		if (strcmp(inv->libs[i].component, "libcuda") == 0 && !inv->libs[i].is_stub &&
+		    !inv->libs[i].broken_link)
+			return true;
+	return false;
+}
+
+static void check_no_driver(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	if (drv->simulated || drv->wsl || d->ctx->os != OS_LINUX)
+		return;
+	bool kernel = drv->kernel_version || drv->module_version;
+	bool user = has_real_libcuda(inv);
+	if (kernel && user)
+		return;
+	if (!inv->system.live && !kernel && !user) {
+		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
+		struct finding *f = finding_add(d->out, self->id, SEV_INFO,
+						"no NVIDIA driver in this tree (normal for a container image)");
+		finding_cause(f, "Neither the kernel module's /proc entries nor a real libcuda.so.1 exist under %s. "
+				 "Inside a container the NVIDIA Container Toolkit mounts the host's driver libraries at "
+				 "run time; a chroot or a copied system has no driver of its own.",
+			      inv->system.root);
+		finding_fix(f, "run the container with GPU access: docker run --gpus all ... (or --device nvidia.com/gpu=all with CDI)");
+		return;
+	}
+	struct finding *f;
+	if (!kernel && !user) {
+		f = rule_emit(d, self, "no NVIDIA driver is installed or loaded");
+		finding_cause(f, "The NVIDIA kernel module is not loaded (%s and /sys/module/nvidia are absent) and no real "
+				 "libcuda.so.1 exists. Nothing can use the GPU until a driver is installed.",
+			      "/proc/driver/nvidia/version");
+		finding_fix(f, "install the NVIDIA driver for your GPU (Debian: apt install nvidia-driver; Ubuntu: "
+			       "ubuntu-drivers install), then reboot");
+		finding_fix(f, "in a container: start it with GPU access (docker run --gpus all ...) and install "
+			       "nvidia-container-toolkit on the host");
+	} else if (!kernel) {
+		f = rule_emit(d, self, "the NVIDIA kernel module is not loaded");
+		finding_cause(f, "User-space driver libraries exist (%s) but the kernel module is not loaded: "
+				 "/proc/driver/nvidia/version is absent. The module may have failed to build for this "
+				 "kernel (DKMS), be blocked by Secure Boot, or nouveau may hold the GPU.",
+			      drv->libcuda_path ? drv->libcuda_path : "libcuda");
+		finding_fix(f, "sudo modprobe nvidia && dmesg | grep -i -E 'nvidia|nouveau' | tail");
+		finding_fix(f, "if the module is missing for this kernel: sudo dkms autoinstall (or reinstall the driver "
+			       "package), then reboot");
+	} else {
+		f = rule_emit(d, self, "the NVIDIA kernel module %s is loaded but libcuda.so.1 is missing",
+			      drv->kernel_version ? drv->kernel_version : drv->module_version);
+		finding_cause(f, "The kernel driver is running, but its user-space library libcuda.so.1 is not on the "
+				 "loader's search path, so no CUDA program can start. In a container this means the "
+				 "driver libraries were not mounted in.");
+		finding_fix(f, "install the user-space part of the same driver version (Debian: apt install libcuda1; "
+			       "Ubuntu: apt install libnvidia-compute-%s)",
+			    drv->kernel_version ? drv->kernel_version : "<branch>");
+		finding_fix(f, "in a container: docker run --gpus all (NVIDIA Container Toolkit mounts libcuda.so.1)");
+	}
+	if (drv->libcuda_path)
+		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
+				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");
+	finding_evidence(f, "kernel module: %s", kernel ? (drv->kernel_version ? drv->kernel_version : drv->module_version)
+							: "not loaded (/proc/driver/nvidia/version absent)");
+	finding_ref(f, "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/");
+}
+
+static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self)
+{
+	const struct driver_info *drv = &d->inv->driver;
+	const char *kv = drv->kernel_version ? drv->kernel_version : drv->module_version;
+	if (!kv || drv->simulated)
+		return;
+	const char *names[2] = { "libcuda", "NVML" };
+	const char *paths[2] = { drv->libcuda_path, drv->nvml_path };
+	const char *vers[2] = { drv->libcuda_is_stub ? NULL : drv->libcuda_version, drv->nvml_version };
+	for (int i = 0; i < 2; i++) {
+		if (!vers[i] || version_strcmp(vers[i], kv) == 0)
+			continue;
+		struct finding *f = rule_emit(d, self, "driver/library version mismatch: kernel module %s, %s %s", kv,
+					      names[i], vers[i]);
+		finding_subject(f, paths[i]);
+		finding_cause(f, "The loaded NVIDIA kernel module and the user-space %s come from different driver "
+				 "releases. NVML reports \"Driver/library version mismatch\" and CUDA fails with error 803 "
+				 "(system has unsupported display driver / cuda driver combination). Usually the driver "
+				 "packages were upgraded and the machine was not rebooted%s.",
+			      names[i], d->inv->system.container ? ", or a container image carries its own driver libraries" : "");
+		finding_evidence(f, "kernel module: %s (%s)", kv,
+				 drv->kernel_version ? "/proc/driver/nvidia/version" : "/sys/module/nvidia/version");
+		finding_evidence(f, "%s: %s (version %s)", names[i], paths[i], vers[i]);
+		finding_fix(f, "reboot (or unload and reload the module: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset "
+			       "nvidia && sudo modprobe nvidia)");
+		finding_fix(f, "or install the user-space libraries of driver %s so both halves match", kv);
+		if (d->inv->system.container)
+			finding_fix(f, "in a container: remove the driver libraries baked into the image; the NVIDIA "
+				       "Container Toolkit mounts the host's");
+		finding_ref(f, "https://docs.nvidia.com/deploy/cuda-compatibility/");
+	}
+}
+
+static void check_stub(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	if (drv->libcuda_is_stub) {
+		struct finding *f = rule_emit(d, self, "the loader would load the CUDA toolkit's stub libcuda");
+		finding_subject(f, drv->libcuda_path);
+		finding_cause(f, "libcuda.so.1 resolves to a link-time stub. Every CUDA call through it returns "
+				 "CUDA_ERROR_STUB_LIBRARY (34): \"CUDA driver is a stub library\". The stub exists only so "
+				 "programs can be linked on machines without a driver.");
+		finding_evidence(f, "libcuda.so.1 -> %s (stub)", drv->libcuda_path);
+		finding_fix(f, "remove the stubs directory from LD_LIBRARY_PATH / ld.so.conf, or delete the copied stub");
+		finding_fix(f, "install the real driver's libcuda.so.1 (it comes with the NVIDIA driver, not the toolkit)");
+		finding_ref(f, "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html");
+		return;
+	}
+	/* dlopen("libcuda.so") — the unversioned name some tools use — reaching a stub first */
+	const char **dirs;
+	size_t n = env_split_path(d->ctx->arena, envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < inv->n_libs; k++) {
+			const struct lib_file *l = &inv->libs[k];
+			if (!l->is_stub || strcmp(l->dir, dirs[i]) != 0)
+				continue;
+			bool real = has_real_libcuda(inv);
+			struct finding *f = finding_add(d->out, self->id, real ? SEV_WARNING : SEV_ERROR,
+							"the toolkit's stub libcuda is on LD_LIBRARY_PATH%s",
+							real ? " ahead of the real driver" : " and no real driver exists");
+			finding_subject(f, l->path);
+			finding_cause(f, "%s is a link-time stub (every call returns error 34, CUDA_ERROR_STUB_LIBRARY). "
+					 "Programs that load libcuda by its unversioned name (dlopen(\"libcuda.so\"), as some "
+					 "JIT compilers and older tools do) get the stub instead of the driver.",
+				      l->path);
+			finding_evidence(f, "LD_LIBRARY_PATH element %zu: %s", i + 1, dirs[i]);
+			finding_evidence(f, "%s: stub (no driver version, from %s)", l->path, l->origin);
+			if (drv->libcuda_path)
+				finding_evidence(f, "libcuda.so.1 resolves to %s", drv->libcuda_path);
+			finding_fix(f, "remove %s from LD_LIBRARY_PATH (the stub is only for linking: use -L at build time)",
+				    dirs[i]);
+			return;
+		}
+	}
+}
+
+/* The CUDA runtimes on this system (cudart copies), each with the driver it needs. */
+static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const char *drv = inv->driver.effective_version;
+	if (!drv || inv->driver.libcuda_is_stub)
+		return;
+	struct version dv;
+	if (!version_parse(drv, &dv))
+		return;
+	const char *seen[64];
+	size_t n_seen = 0;
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (strcmp(l->component, "cudart") != 0 || l->broken_link)
+			continue;
+		/* the runtime's CUDA version: major.minor from its version, else the major alone */
+		struct version rv;
+		char cuda[32];
+		if (l->version && version_parse(l->version, &rv) && rv.n >= 2)
+			snprintf(cuda, sizeof cuda, "%d.%d", rv.part[0], rv.part[1]);
+		else if (l->cuda_major)
+			snprintf(cuda, sizeof cuda, "%d.0", l->cuda_major);
+		else
+			continue;
+		bool dup = false;
+		for (size_t s = 0; s < n_seen; s++)
+			dup |= strcmp(seen[s], cuda) == 0;
+		if (dup || n_seen == 64)
+			continue;
+		seen[n_seen++] = arena_strdup(d->ctx->arena, cuda);
+
+		const struct kb_cuda_release *rel = kb_cuda_release(cuda);
+		if (!rel || !rel->linux_driver)
+			continue;
+		struct version need;
+		if (!version_parse(d->ctx->os == OS_WINDOWS && rel->windows_driver ? rel->windows_driver : rel->linux_driver,
+				   &need) ||
+		    version_cmp(&dv, &need) >= 0)
+			continue;
+		struct version major_v;
+		version_parse(cuda, &major_v);
+		struct kb_fact ff = { 0 };
+		const char *floor = kb_minor_compat_floor(major_v.part[0], d->ctx->os, &ff);
+		struct version fv;
+		bool minor_ok = floor && version_parse(floor, &fv) && version_cmp(&dv, &fv) >= 0;
+		struct finding *f;
+		if (minor_ok) {
+			f = finding_add(d->out, "driver-minor-compat", SEV_WARNING,
+					"CUDA %s runtime runs on driver %s only through minor-version compatibility", cuda, drv);
+			finding_cause(f, "CUDA %s's own driver requirement is %s, and driver %s is older. Within CUDA %d.x, "
+					 "minor-version compatibility lets it run on any driver >= %s, but features that need "
+					 "the newer driver are unavailable, and PTX compiled by the newer toolkit cannot be "
+					 "JIT-compiled by this driver (error 222, cudaErrorUnsupportedPtxVersion).",
+				      cuda, rel->linux_driver, drv, major_v.part[0], floor);
+			finding_fix(f, "upgrade the driver to >= %s to remove the limitation", rel->linux_driver);
+			finding_ref(f, REF_MINOR);
+		} else {
+			f = rule_emit(d, self, "driver %s is too old for the CUDA %s runtime (needs >= %s)", drv, cuda,
+				      floor && major_v.part[0] ? floor : rel->linux_driver);
+			finding_cause(f, "The CUDA %s runtime needs driver >= %s%s%s%s. Driver %s supports CUDA up to %s. "
+					 "cudaGetDeviceCount and every other call fail with error 35: \"CUDA driver version "
+					 "is insufficient for CUDA runtime version\".",
+				      cuda, rel->linux_driver, floor ? " (>= " : "", floor ? floor : "",
+				      floor ? " with minor-version compatibility)" : "", drv,
+				      inv->driver.max_cuda ? inv->driver.max_cuda : "an older release only");
+			finding_fix(f, "upgrade the NVIDIA driver to >= %s", floor ? floor : rel->linux_driver);
+			if (inv->driver.max_cuda)
+				finding_fix(f, "or use software built for CUDA <= %s (e.g. a PyTorch wheel for that CUDA "
+					       "version)", inv->driver.max_cuda);
+			finding_fix(f, "or, on data-center GPUs, install the forward-compatibility package "
+				       "cuda-compat-%d-%d and put /usr/local/cuda-%s/compat first on LD_LIBRARY_PATH",
+				    major_v.part[0], major_v.part[1], cuda);
+			finding_ref(f, REF_COMPAT);
+		}
+		finding_subject(f, l->path);
+		finding_evidence(f, "driver: %s (%s)", drv,
+				 inv->driver.simulated ? "--driver" : inv->driver.libcuda_version ? inv->driver.libcuda_path
+												 : "kernel module");
+		for (size_t k = 0; k < inv->n_libs; k++) {
+			const struct lib_file *o = &inv->libs[k];
+			if (strcmp(o->component, "cudart") == 0 && !o->broken_link && o->cuda_major == major_v.part[0] &&
+			    (!o->version || strncmp(o->version, cuda, strlen(cuda)) == 0))
+				finding_evidence(f, "CUDA runtime: %s (%s%s%s%s)", o->path, o->version ? "version " : "CUDA ",
+						 o->version ? o->version : cuda, o->version_source ? ", from " : "",
+						 o->version_source ? o->version_source : "");
+		}
+		if (floor)
+			finding_evidence(f, "minimum driver: %s for CUDA %s itself, %s for any CUDA %d.x (minor-version "
+					    "compatibility)%s",
+					 rel->linux_driver, cuda, floor, major_v.part[0], ff.unconfirmed ? " [unconfirmed]" : "");
+		if (rel->fact.source)
+			finding_evidence(f, "source: %s", rel->fact.source);
+	}
+}
+
+static void check_device_nodes(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	if (!inv->system.live || drv->wsl || drv->simulated)
+		return;
+	if (!drv->kernel_version && !drv->module_version && !has_real_libcuda(inv))
+		return; /* no driver: no-driver says it */
+	bool ctl = false, gpu = false;
+	for (size_t i = 0; i < drv->n_nodes; i++) {
+		const struct device_node *n = &drv->nodes[i];
+		if (!n->exists)
+			continue;
+		const char *base = n->path + 5;
+		if (strcmp(base, "nvidiactl") == 0)
+			ctl = true;
+		if (strncmp(base, "nvidia", 6) == 0 && base[6] >= '0' && base[6] <= '9')
+			gpu = true;
+	}
+	if (ctl && gpu)
+		return;
+	struct finding *f = rule_emit(d, self, "no NVIDIA device nodes (%s%s%s missing)", ctl ? "" : "/dev/nvidiactl",
+				      !ctl && !gpu ? ", " : "", gpu ? "" : "/dev/nvidia0..N");
+	finding_cause(f, "CUDA talks to the GPU through /dev/nvidiactl and /dev/nvidiaN. %s",
+		      inv->system.container
+			      ? "This looks like a container started without GPU access: the devices were not passed in."
+			      : "The kernel module is loaded but the nodes were not created (nvidia-modprobe or udev did not "
+				"run), or the GPU was not detected.");
+	for (size_t i = 0; i < drv->n_nodes; i++)
+		finding_evidence(f, "%s: %s", drv->nodes[i].path, drv->nodes[i].exists ? "present" : "missing");
+	if (inv->system.container)
+		finding_fix(f, "start the container with GPU access: docker run --gpus all ... (NVIDIA Container Toolkit)");
+	else {
+		finding_fix(f, "sudo nvidia-modprobe -c 0 -u   # creates /dev/nvidia0 and /dev/nvidia-uvm");
+		finding_fix(f, "check that the GPU is seen: lspci -nn | grep -i nvidia; dmesg | grep -i nvrm");
+	}
+}
+
+static void check_node_permission(struct diag_ctx *d, const struct rule *self)
+{
+	const struct driver_info *drv = &d->inv->driver;
+	if (!d->inv->system.live)
+		return;
+	for (size_t i = 0; i < drv->n_nodes; i++) {
+		const struct device_node *n = &drv->nodes[i];
+		if (!n->exists || (n->readable && n->writable))
+			continue;
+		struct finding *f = rule_emit(d, self, "no read/write access to %s", n->path);
+		finding_subject(f, n->path);
+		finding_cause(f, "This user cannot open %s for reading and writing, so CUDA reports no devices (error "
+				 "100) or \"operation not permitted\".",
+			      n->path);
+		finding_evidence(f, "%s: mode %04o, owner uid %u, group gid %u; readable=%s writable=%s", n->path, n->mode,
+				 n->uid, n->gid, n->readable ? "yes" : "no", n->writable ? "yes" : "no");
+		finding_fix(f, "add this user to the device's group: sudo usermod -aG $(stat -c %%G %s) $USER (log in again)",
+			    n->path);
+		finding_fix(f, "or fix the mode: the driver's default is 0666 (NVreg_DeviceFileMode)");
+	}
+}
+
+static const struct rule rules[] = {
+	{ "no-driver", SEV_ERROR, check_no_driver },
+	{ "driver-userspace-mismatch", SEV_ERROR, check_userspace_mismatch },
+	{ "stub-libcuda", SEV_ERROR, check_stub },
+	{ "driver-too-old", SEV_ERROR, check_driver_too_old },
+	{ "no-device-nodes", SEV_ERROR, check_device_nodes },
+	{ "device-node-permission", SEV_ERROR, check_node_permission },
+};
+
+RULE_FAMILY(rules_driver, "driver", rules);

@@ -1,0 +1,127 @@
+/* The environment family: variables that hide GPUs or steer the loader to the wrong place. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "diag/rule.h"
+
+static void check_visible_devices(struct diag_ctx *d, const struct rule *self)
+{
+	const char *v = envsnap_get(&d->ctx->env, "CUDA_VISIBLE_DEVICES");
+	if (!v)
+		return;
+	size_t n_gpus = 0;
+	for (size_t i = 0; i < d->inv->n_gpus; i++)
+		if (strcmp(d->inv->gpus[i].source, "--gpu") != 0)
+			n_gpus++;
+	/* CUDA stops at the first invalid entry: "0,7,1" with 2 GPUs exposes only GPU 0 */
+	bool hides_all = false, hides_some = false;
+	const char *why = NULL;
+	const char *p = v;
+	while (*p == ' ')
+		p++;
+	if (!*p) {
+		hides_all = true;
+		why = "it is set but empty";
+	} else if (strcmp(p, "-1") == 0 || strcasecmp(p, "none") == 0 || strcasecmp(p, "NoDevFiles") == 0) {
+		hides_all = true;
+		why = "it asks for no device";
+	} else if (isdigit((unsigned char)*p) && n_gpus) {
+		size_t valid = 0;
+		for (const char *q = p; *q;) {
+			char *end;
+			long idx = strtol(q, &end, 10);
+			if (end == q || idx < 0 || (size_t)idx >= n_gpus) {
+				why = valid ? "an index past the last GPU stops the list there" : "its first index does not exist";
+				break;
+			}
+			valid++;
+			q = *end == ',' ? end + 1 : end;
+			if (end == q && *q)
+				break;
+		}
+		if (why && valid == 0)
+			hides_all = true;
+		else if (why)
+			hides_some = true;
+	} else if (*p == '-') {
+		hides_all = true;
+		why = "a negative index hides every device";
+	}
+	if (!hides_all && !hides_some)
+		return;
+	struct finding *f = finding_add(d->out, self->id, hides_all ? SEV_ERROR : SEV_WARNING,
+					"CUDA_VISIBLE_DEVICES=\"%s\" hides %s GPUs", v, hides_all ? "all" : "some");
+	finding_cause(f, "CUDA only shows the devices listed in CUDA_VISIBLE_DEVICES, and %s. Programs then report "
+			 "no CUDA-capable device (error 100) or fewer GPUs than the machine has.",
+		      why);
+	finding_evidence(f, "CUDA_VISIBLE_DEVICES=\"%s\" (from %s)", v, d->ctx->env.origin);
+	if (n_gpus)
+		finding_evidence(f, "GPUs the driver lists: %zu", n_gpus);
+	finding_fix(f, "unset CUDA_VISIBLE_DEVICES, or set it to valid indices or GPU UUIDs (nvidia-smi -L)");
+}
+
+static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, bool stubs)
+{
+	const char **dirs;
+	size_t n = env_split_path(d->ctx->arena, envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
+	for (size_t i = 0; i < n; i++) {
+		const char *dir = dirs[i];
+		if (stubs) {
+			const char *base = path_basename(path_normalize(d->ctx->arena, dir));
+			bool has_stub = sysroot_exists(&d->ctx->root, path_join(d->ctx->arena, dir, "libcuda.so"));
+			if (strcmp(base, "stubs") != 0 || !has_stub)
+				continue;
+			struct finding *f = rule_emit(d, self, "LD_LIBRARY_PATH contains the toolkit's stubs directory %s",
+						      dir);
+			finding_subject(f, dir);
+			finding_cause(f, "The stubs directory holds link-time stand-ins for driver libraries (libcuda.so, "
+					 "libnvidia-ml.so). They belong on the linker's -L path at build time only; at run time "
+					 "they shadow the real driver for anything that loads them by these names, and every "
+					 "call returns CUDA_ERROR_STUB_LIBRARY (34).");
+			finding_evidence(f, "LD_LIBRARY_PATH element %zu: %s", i + 1, dir);
+			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -v '/stubs$' | paste -sd:)");
+			finding_fix(f, "when building, pass the stubs directory to the linker instead: -L%s", dir);
+			continue;
+		}
+		if (!*dir) {
+			struct finding *f = finding_add(d->out, self->id, SEV_WARNING,
+							"LD_LIBRARY_PATH has an empty element (the current directory)");
+			finding_cause(f, "An empty element (a leading or trailing ':' or '::') makes the loader search the "
+					 "current working directory, so what loads depends on where a program is started.");
+			finding_evidence(f, "LD_LIBRARY_PATH=%s", envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"));
+			finding_fix(f, "remove the stray ':' from LD_LIBRARY_PATH");
+			continue;
+		}
+		if (dir[0] != '/' || sysroot_is_dir(&d->ctx->root, dir))
+			continue;
+		struct finding *f = rule_emit(d, self, "LD_LIBRARY_PATH names a directory that does not exist: %s", dir);
+		finding_subject(f, dir);
+		finding_cause(f, "The directory %s is on LD_LIBRARY_PATH but does not exist%s. Often a toolkit or cuDNN "
+				 "was removed or upgraded (cuda-11.8 -> cuda-12.x) and the shell profile still points at the "
+				 "old location, so the libraries the user meant to provide are not there.",
+			      dir, d->inv->system.live ? "" : " in the analysed tree");
+		finding_evidence(f, "LD_LIBRARY_PATH element %zu: %s (from %s)", i + 1, dir, d->ctx->env.origin);
+		finding_fix(f, "remove %s from LD_LIBRARY_PATH (check ~/.bashrc, ~/.profile, /etc/environment, module files)",
+			    dir);
+	}
+}
+
+static void check_stub_dirs(struct diag_ctx *d, const struct rule *self)
+{
+	check_ld_library_path(d, self, true);
+}
+
+static void check_missing_dirs(struct diag_ctx *d, const struct rule *self)
+{
+	check_ld_library_path(d, self, false);
+}
+
+static const struct rule rules[] = {
+	{ "cuda-visible-devices-hides", SEV_ERROR, check_visible_devices },
+	{ "ld-library-path-stubs", SEV_ERROR, check_stub_dirs },
+	{ "ld-library-path-missing-dir", SEV_WARNING, check_missing_dirs },
+};
+
+RULE_FAMILY(rules_env, "env", rules);

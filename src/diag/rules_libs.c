@@ -1,0 +1,101 @@
+/* The library family: copies of the GPU libraries that cannot work together or cannot be loaded. */
+#include <string.h>
+
+#include "collect/search.h"
+#include "diag/rule.h"
+#include "fmt/version.h"
+
+/* cuDNN's libraries check each other's version at load time (8.x: "cuDNN version mismatch";
+ * 9.x: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH). The copies a process would get for each cuDNN
+ * SONAME must therefore be one release. */
+static void check_cudnn_mixed(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	for (int major = 7; major <= 12; major++) {
+		const struct lib_file *picked[32];
+		size_t n = 0;
+		const char *names[32];
+		for (size_t i = 0; i < inv->n_libs && n < 32; i++) {
+			const struct lib_file *l = &inv->libs[i];
+			if (strcmp(l->family, "cudnn") != 0 || l->major != major || !l->soname || l->broken_link)
+				continue;
+			bool dup = false;
+			for (size_t k = 0; k < n; k++)
+				dup |= strcmp(names[k], l->soname) == 0;
+			if (dup)
+				continue;
+			const char *how;
+			const char *p = search_first(d->ctx, inv, l->soname, &how);
+			if (!p)
+				continue;
+			for (size_t k = 0; k < inv->n_libs; k++) {
+				const struct lib_file *c = &inv->libs[k];
+				if (c->version && (strcmp(c->path, p) == 0 || (c->real_path && strcmp(c->real_path, p) == 0))) {
+					names[n] = l->soname;
+					picked[n++] = c;
+					break;
+				}
+			}
+		}
+		for (size_t a = 1; a < n; a++) {
+			if (version_strcmp(picked[0]->version, picked[a]->version) == 0)
+				continue;
+			struct version va, vb;
+			version_parse(picked[0]->version, &va);
+			version_parse(picked[a]->version, &vb);
+			if (version_cmp_parts(&va, &vb, 3) == 0)
+				continue; /* the same release; a build number known for one copy only */
+			struct finding *f = rule_emit(d, self, "cuDNN %d libraries of different versions would be loaded together",
+						      major);
+			finding_cause(f, "The loader would pick cuDNN libraries from different releases. cuDNN's "
+					 "libraries check each other's version when they load and fail (\"cuDNN version "
+					 "mismatch\", CUDNN_STATUS_VERSION_MISMATCH / SUBLIBRARY_VERSION_MISMATCH), or crash "
+					 "later. Usually a partial copy of another release sits earlier on the search path.");
+			for (size_t k = 0; k < n; k++)
+				finding_evidence(f, "%s -> %s (version %s, %s)", names[k], picked[k]->path, picked[k]->version,
+						 picked[k]->origin);
+			finding_fix(f, "keep one complete cuDNN %d release on the search path: remove the stray copies "
+				       "(or their directory from LD_LIBRARY_PATH) so every libcudnn*.so.%d comes from the same "
+				       "directory",
+				    major, major);
+			finding_ref(f, "https://docs.nvidia.com/deeplearning/cudnn/latest/reference/support-matrix.html");
+			break;
+		}
+	}
+}
+
+static void check_broken_symlink(struct diag_ctx *d, const struct rule *self)
+{
+	for (size_t i = 0; i < d->inv->n_libs; i++) {
+		const struct lib_file *l = &d->inv->libs[i];
+		if (!l->broken_link)
+			continue;
+		/* libfoo.so (no version) is the development link: only the linker uses it */
+		size_t len = strlen(l->name);
+		bool dev_link = len > 3 && strcmp(l->name + len - 3, ".so") == 0;
+		struct finding *f = finding_add(d->out, self->id, dev_link ? SEV_WARNING : SEV_ERROR,
+						"broken symlink %s", l->path);
+		finding_subject(f, l->path);
+		finding_cause(f, "%s points to a file that does not exist, so %s cannot be loaded from here%s. This "
+				 "happens when a library was upgraded or removed by hand, or an archive was copied without "
+				 "its real files.",
+			      l->path, l->name, dev_link ? " (only the linker uses this unversioned name)" : "");
+		char chain[1024] = "";
+		size_t off = 0;
+		for (size_t k = 0; k < l->n_chain && off < sizeof chain; k++)
+			off += (size_t)snprintf(chain + off, sizeof chain - off, "%s%s", k ? " -> " : "", l->chain[k]);
+		finding_evidence(f, "%s", chain);
+		if (l->problem)
+			finding_evidence(f, "%s", l->problem);
+		finding_fix(f, "reinstall the package that owns %s, or point the link at the existing file "
+			       "(ls -l %s/), then run sudo ldconfig",
+			    l->name, l->dir);
+	}
+}
+
+static const struct rule rules[] = {
+	{ "cudnn-mixed-versions", SEV_ERROR, check_cudnn_mixed },
+	{ "lib-broken-symlink", SEV_ERROR, check_broken_symlink },
+};
+
+RULE_FAMILY(rules_libs, "libs", rules);

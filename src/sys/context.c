@@ -1,0 +1,59 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sys/context.h"
+
+extern char **environ;
+
+/* A root holding Windows\System32 (any case) is a Windows tree. */
+static enum target_os infer_os(const struct sysroot *sr, struct arena *a)
+{
+	struct sysroot_dirent *ents;
+	size_t n;
+	if (sysroot_list_dir(sr, a, "/", &ents, &n, 4096) != 0)
+		return OS_LINUX;
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(ents[i].name, "Windows") == 0 &&
+		    (sysroot_is_dir(sr, path_join(a, path_join(a, "/", ents[i].name), "System32")) ||
+		     sysroot_is_dir(sr, path_join(a, path_join(a, "/", ents[i].name), "system32"))))
+			return OS_WINDOWS;
+	return OS_LINUX;
+}
+
+int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->arena = a;
+	ctx->opt = opt;
+	ctx->out = stdout;
+	int err = sysroot_init(&ctx->root, a, opt->root);
+	if (err) {
+		fprintf(stderr, "cudx: --root %s: %s\n", opt->root, strerror(err));
+		return 2;
+	}
+	if (opt->env_file) {
+		err = envsnap_from_file(&ctx->env, a, opt->env_file);
+		if (err) {
+			fprintf(stderr, "cudx: --env %s: %s\n", opt->env_file, strerror(err));
+			return 2;
+		}
+	} else if (opt->pid) {
+		err = envsnap_from_pid(&ctx->env, a, opt->pid);
+		if (err) {
+			fprintf(stderr, "cudx: --pid %d: cannot read its environment: %s%s\n", opt->pid,
+				strerror(err), err == EACCES ? " (another user's process: run as that user)" : "");
+			return 2;
+		}
+	} else if (!ctx->root.live) {
+		/* Analysing a tree with no --env: the target's environment is unknown; use an empty one
+		 * rather than leaking this shell's LD_LIBRARY_PATH into the verdict. */
+		envsnap_parse(&ctx->env, a, span_make("", 0), "empty (no --env given for --root)");
+	} else
+		envsnap_from_environ(&ctx->env, a, environ);
+	ctx->os = opt->os != OS_AUTO ? opt->os : infer_os(&ctx->root, a);
+	if (ctx->os == OS_WINDOWS)
+		ctx->env.case_insensitive = true;
+	return 0;
+}

@@ -1,0 +1,371 @@
+/* POSIX implementation of the sysroot. Symlinks are resolved by walking the path one component
+ * at a time, so an absolute link target inside an analysed tree is taken relative to the tree's
+ * root, ".." stops at the root, and every hop is recorded for the report (symlink chains are
+ * evidence: "libcudnn.so.8 -> libcudnn.so.8.9.7 (missing)"). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sys/sysroot.h"
+
+int sysroot_init(struct sysroot *sr, struct arena *a, const char *root)
+{
+	if (!root || !*root || strcmp(root, "/") == 0) {
+		sr->root = "";
+		sr->live = true;
+		return 0;
+	}
+	char *real = realpath(root, NULL);
+	if (!real)
+		return errno;
+	struct stat st;
+	if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		free(real);
+		return ENOTDIR;
+	}
+	sr->live = strcmp(real, "/") == 0;
+	sr->root = sr->live ? "" : arena_strdup(a, real);
+	free(real);
+	return 0;
+}
+
+char *sysroot_host_path(const struct sysroot *sr, struct arena *a, const char *path)
+{
+	if (!*sr->root)
+		return arena_strdup(a, path);
+	return arena_printf(a, "%s%s%s", sr->root, path[0] == '/' ? "" : "/", path);
+}
+
+/* Host path into a fixed buffer; false when too long. */
+static bool host_path_buf(const struct sysroot *sr, const char *path, char *buf, size_t n)
+{
+	size_t rl = strlen(sr->root), pl = strlen(path);
+	bool slash = path[0] != '/';
+	if (rl + pl + slash + 1 > n)
+		return false;
+	memcpy(buf, sr->root, rl);
+	if (slash)
+		buf[rl++] = '/';
+	memcpy(buf + rl, path, pl + 1);
+	return true;
+}
+
+int sysroot_resolve(const struct sysroot *sr, struct arena *a, const char *path,
+		    struct sysroot_resolved *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t cap_links = 0;
+	/* resolved: canonical prefix inside the root ("" = "/"); pending: what is left to walk */
+	char resolved[PATH_MAX], pending[2 * PATH_MAX], host[PATH_MAX + 4096], tmp[2 * PATH_MAX];
+	size_t rlen = 0;
+	resolved[0] = '\0';
+	if (strlen(path) >= sizeof pending) {
+		out->err = ENAMETOOLONG;
+		out->failed_at = arena_strdup(a, path);
+		return out->err;
+	}
+	strcpy(pending, path);
+	size_t pos = 0;
+	int hops = 0;
+
+	while (pending[pos]) {
+		while (pending[pos] == '/')
+			pos++;
+		if (!pending[pos])
+			break;
+		size_t start = pos;
+		while (pending[pos] && pending[pos] != '/')
+			pos++;
+		size_t clen = pos - start;
+		bool more = false;
+		for (size_t k = pos; pending[k]; k++)
+			if (pending[k] != '/') {
+				more = true;
+				break;
+			}
+		if (clen == 1 && pending[start] == '.')
+			continue;
+		if (clen == 2 && pending[start] == '.' && pending[start + 1] == '.') {
+			while (rlen > 0 && resolved[rlen - 1] != '/')
+				rlen--;
+			if (rlen > 0)
+				rlen--;
+			resolved[rlen] = '\0';
+			continue;
+		}
+		if (rlen + 1 + clen >= sizeof resolved) {
+			out->err = ENAMETOOLONG;
+			out->failed_at = arena_strdup(a, path);
+			return out->err;
+		}
+		size_t prev = rlen;
+		resolved[rlen++] = '/';
+		memcpy(resolved + rlen, pending + start, clen);
+		rlen += clen;
+		resolved[rlen] = '\0';
+
+		struct stat st;
+		if (!host_path_buf(sr, resolved, host, sizeof host)) {
+			out->err = ENAMETOOLONG;
+			out->failed_at = arena_strdup(a, resolved);
+			return out->err;
+		}
+		if (lstat(host, &st) != 0) {
+			out->err = errno;
+			out->failed_at = arena_strdup(a, resolved);
+			return out->err;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			if (++hops > SYSROOT_MAX_LINKS) {
+				out->err = ELOOP;
+				out->failed_at = arena_strdup(a, resolved);
+				return out->err;
+			}
+			char target[PATH_MAX];
+			ssize_t tl = readlink(host, target, sizeof target - 1);
+			if (tl < 0) {
+				out->err = errno;
+				out->failed_at = arena_strdup(a, resolved);
+				return out->err;
+			}
+			target[tl] = '\0';
+			struct sysroot_link *l = ARENA_PUSH(a, out->links, out->n_links, cap_links);
+			l->path = arena_strdup(a, resolved);
+			l->target = arena_strdup(a, target);
+			/* continue with target + rest of pending */
+			int w = snprintf(tmp, sizeof tmp, "%s%s", target, pending + pos);
+			if (w < 0 || (size_t)w >= sizeof pending) {
+				out->err = ENAMETOOLONG;
+				out->failed_at = arena_strdup(a, resolved);
+				return out->err;
+			}
+			memcpy(pending, tmp, (size_t)w + 1);
+			pos = 0;
+			/* an absolute target restarts at the root; a relative one at the link's dir */
+			rlen = target[0] == '/' ? 0 : prev;
+			resolved[rlen] = '\0';
+			continue;
+		}
+		if (more && !S_ISDIR(st.st_mode)) {
+			out->err = ENOTDIR;
+			out->failed_at = arena_strdup(a, resolved);
+			return out->err;
+		}
+	}
+	out->path = rlen ? arena_strdup(a, resolved) : arena_strdup(a, "/");
+	return 0;
+}
+
+/* Resolve into a host path using a scratch arena; NULL + errno value on failure. */
+static char *resolve_host(const struct sysroot *sr, struct arena *scratch, const char *path, int *err)
+{
+	if (!*sr->root) {
+		*err = 0;
+		return (char *)path; /* the live root: the kernel resolves links the same way */
+	}
+	struct sysroot_resolved r;
+	if (sysroot_resolve(sr, scratch, path, &r) != 0) {
+		*err = r.err;
+		return NULL;
+	}
+	*err = 0;
+	return sysroot_host_path(sr, scratch, r.path);
+}
+
+int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
+{
+	struct arena scratch;
+	int err;
+	arena_init(&scratch);
+	char *host = resolve_host(sr, &scratch, path, &err);
+	if (host && stat(host, st) != 0)
+		err = errno;
+	arena_free(&scratch);
+	return err;
+}
+
+int sysroot_lstat(const struct sysroot *sr, const char *path, struct stat *st)
+{
+	char host[PATH_MAX + 4096];
+	if (!host_path_buf(sr, path, host, sizeof host))
+		return ENAMETOOLONG;
+	return lstat(host, st) == 0 ? 0 : errno;
+}
+
+char *sysroot_readlink(const struct sysroot *sr, struct arena *a, const char *path)
+{
+	char host[PATH_MAX + 4096], target[PATH_MAX];
+	if (!host_path_buf(sr, path, host, sizeof host))
+		return NULL;
+	ssize_t n = readlink(host, target, sizeof target - 1);
+	if (n < 0)
+		return NULL;
+	return arena_strndup(a, target, (size_t)n);
+}
+
+int sysroot_open(const struct sysroot *sr, const char *path, int flags)
+{
+	struct arena scratch;
+	int err, fd = -1;
+	arena_init(&scratch);
+	char *host = resolve_host(sr, &scratch, path, &err);
+	if (host) {
+		fd = open(host, flags | O_CLOEXEC);
+		if (fd < 0)
+			err = errno;
+	}
+	arena_free(&scratch);
+	return fd >= 0 ? fd : -err;
+}
+
+int sysroot_access(const struct sysroot *sr, const char *path, int mode)
+{
+	struct arena scratch;
+	int err;
+	arena_init(&scratch);
+	char *host = resolve_host(sr, &scratch, path, &err);
+	if (host && access(host, mode) != 0)
+		err = errno;
+	arena_free(&scratch);
+	return err;
+}
+
+static int dirent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sysroot_dirent *)a)->name, ((const struct sysroot_dirent *)b)->name);
+}
+
+int sysroot_list_dir(const struct sysroot *sr, struct arena *a, const char *path,
+		     struct sysroot_dirent **ents, size_t *n, size_t max)
+{
+	struct arena scratch;
+	int err;
+	size_t cap = 0;
+	*ents = NULL;
+	*n = 0;
+	if (max == 0)
+		max = 100000;
+	arena_init(&scratch);
+	char *host = resolve_host(sr, &scratch, path, &err);
+	DIR *d = host ? opendir(host) : NULL;
+	if (host && !d)
+		err = errno;
+	arena_free(&scratch);
+	if (!d)
+		return err;
+	struct dirent *de;
+	while ((de = readdir(d)) && *n < max) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		struct sysroot_dirent *e = ARENA_PUSH(a, *ents, *n, cap);
+		e->name = arena_strdup(a, de->d_name);
+		e->type = de->d_type;
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(*ents, *n, sizeof **ents, dirent_cmp);
+	return 0;
+}
+
+int sysroot_map(const struct sysroot *sr, const char *path, struct mapped_file *m)
+{
+	memset(m, 0, sizeof *m);
+	int fd = sysroot_open(sr, path, O_RDONLY);
+	if (fd < 0)
+		return -fd;
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return EINVAL;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		m->data = span_make("", 0);
+		return 0;
+	}
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	int e = errno;
+	close(fd);
+	if (p == MAP_FAILED)
+		return e;
+	m->base = p;
+	m->map_len = (size_t)st.st_size;
+	m->data = span_make(p, (size_t)st.st_size);
+	return 0;
+}
+
+void sysroot_unmap(struct mapped_file *m)
+{
+	if (m->base)
+		munmap(m->base, m->map_len);
+	memset(m, 0, sizeof *m);
+}
+
+char *sysroot_read_text(const struct sysroot *sr, struct arena *a, const char *path, size_t max,
+			size_t *len, int *err)
+{
+	int fd = sysroot_open(sr, path, O_RDONLY);
+	if (fd < 0) {
+		if (err)
+			*err = -fd;
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		if (err)
+			*err = EISDIR;
+		return NULL;
+	}
+	char *buf = arena_alloc(a, max + 1);
+	size_t got = 0;
+	while (got < max) {
+		ssize_t r = read(fd, buf + got, max - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			if (err)
+				*err = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	if (err)
+		*err = 0;
+	return buf;
+}
+
+bool sysroot_exists(const struct sysroot *sr, const char *path)
+{
+	struct stat st;
+	return sysroot_stat(sr, path, &st) == 0;
+}
+
+bool sysroot_is_dir(const struct sysroot *sr, const char *path)
+{
+	struct stat st;
+	return sysroot_stat(sr, path, &st) == 0 && S_ISDIR(st.st_mode);
+}
