@@ -2,6 +2,7 @@
  * facts, and rank their causes against this machine (or --root/--env/--pid). Unrecognised text
  * falls back to the full check. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,9 +139,11 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < scan.n_hits; i++)
 		explain_rank(ctx->arena, &m, &scan.hits[i], &rep.results[i]);
 
-	if (ctx->opt->format == OUT_JSON)
-		report_json_dump(ctx->out, explain_render_json(&rep));
-	else
+	if (ctx->opt->format == OUT_JSON) {
+		struct json_t *j = explain_render_json(&rep);
+		report_json_dump(ctx->out, j);
+		json_decref((json_t *)j);
+	} else
 		explain_render_text(ctx->out, ctx, &rep);
 
 	if (scan.n_hits == 0)
