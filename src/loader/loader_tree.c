@@ -108,6 +108,14 @@ void loader_tree(struct loader *L, const char *path, struct loader_tree *out)
 		return;
 	}
 	size_t next_needed = 0, next_dlopen = 0;
+	/* the program interpreter is in the process before any dependency (libc's NEEDED
+	 * ld-linux-x86-64.so.2 then finds it as already loaded) */
+	if (out->root->elf.interp) {
+		const char *e2 = NULL;
+		struct loader_object *rtld = loader_open_object(L, out->root->elf.interp, out->root, &e2);
+		if (rtld)
+			rtld->depth = 0;
+	}
 	needed_closure(L, out, &next_needed);
 	if (L->cfg.no_dlopen_edges)
 		return;

@@ -83,11 +83,19 @@ static void add_copy(struct scan *sc, const char *path)
 	else
 		c->relation = "same major, other file name";
 	c->major = major;
+	/* in the cache: an entry for this path, or for the same file under another path */
 	c->in_cache = false;
 	if (L->have_cache)
-		for (size_t i = 0; i < L->cache.n; i++)
-			if (strcmp(L->cache.entries[i].path, path) == 0)
+		for (size_t i = 0; i < L->cache.n && !c->in_cache; i++) {
+			const struct ldcache_entry *e = &L->cache.entries[i];
+			if (strcmp(e->path, path) == 0)
 				c->in_cache = true;
+			else if (strcmp(path_basename(e->path), base) == 0) {
+				struct sysroot_resolved er;
+				c->in_cache = sysroot_resolve(L->cfg.root, L->a, e->path, &er) == 0 &&
+					      strcmp(er.path, r.path) == 0;
+			}
+		}
 }
 
 static void scan_dir(struct scan *sc, const char *dir)
@@ -207,7 +215,33 @@ void loader_why_findings(struct loader *L, struct loader_why *w, struct findings
 			other_major = other_major ? other_major : c;
 	}
 	struct finding *f;
-	if (stale) {
+	const struct loader_candidate *stop = NULL, *nodeflib = NULL;
+	for (size_t i = 0; i < r->n_cands; i++) {
+		if (r->cands[i].verdict == LOADER_LINK_LOOP || r->cands[i].verdict == LOADER_NOT_ELF)
+			stop = &r->cands[i];
+		if (r->cands[i].verdict == LOADER_NODEFLIB)
+			nodeflib = &r->cands[i];
+	}
+	bool nodeflib_note = nodeflib != NULL;
+	for (size_t i = 0; i < r->n_notes; i++)
+		nodeflib_note |= strstr(r->notes[i], "DF_1_NODEFLIB") != NULL;
+	if (stop) {
+		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s: the search stops at %s: %s", name, stop->path,
+				stop->reason);
+		finding_cause(f, "ld.so gives up at the first candidate it can open but not load (a file that is not "
+				 "an ELF object, a symbolic-link loop); the copies after it are never tried.");
+		finding_fix(f, "remove or repair %s", stop->path);
+	} else if (nodeflib_note) {
+		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s: not found because %s was linked with -z nodefaultlib",
+				name, r->from ? r->from : "the program");
+		finding_cause(f, "DF_1_NODEFLIB makes ld.so skip the default directories and cache entries in them; "
+				 "only RPATH/RUNPATH, LD_LIBRARY_PATH and cache entries elsewhere are searched.");
+		const struct loader_copy *c = w->n_copies ? &w->copies[0] : NULL;
+		if (c)
+			finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
+				    path_dirname(L->a, c->path));
+		finding_fix(f, "or relink %s without -z nodefaultlib", r->from ? path_basename(r->from) : "the program");
+	} else if (stale) {
 		f = finding_add(fs, "ldcache-stale", SEV_ERROR, "%s is in %s, a directory ldconfig is configured for, but not in ld.so.cache",
 				name, path_dirname(L->a, stale->path));
 		finding_cause(f, "ld.so never reads /etc/ld.so.conf: directories listed there are searched only through the cache, "
@@ -243,7 +277,10 @@ void loader_why_findings(struct loader *L, struct loader_why *w, struct findings
 	} else {
 		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s: %s", name, r->error ? r->error : "not found");
 		finding_cause(f, "No copy of %s exists in any directory the loader searches, nor anywhere else cudx looked.", name);
-		const char *hint = install_hint(L->a, name);
+		const struct kb_lib *lib = kb_lib_classify(name, OS_LINUX);
+		const char *hint = lib && strcmp(lib->family, "driver") == 0
+					   ? "install the NVIDIA driver (its user-space libraries provide this file); in a container, run it with the NVIDIA container runtime (--gpus)"
+					   : install_hint(L->a, name);
 		finding_fix(f, "%s", hint ? hint : "install the package that provides it");
 	}
 	finding_subject(f, name);
