@@ -77,7 +77,14 @@ static void strset_put(struct arena *a, struct strset *s, const char *key, void 
 /* Loader-private state that does not belong in the public struct. */
 struct loader_priv {
 	struct strset names; /* name or SONAME -> loader_object (ld.so's _dl_name_match_p) */
+	struct loader_object **by_file; /* open addressing on (dev, ino) */
+	size_t cap_file, n_file;
 };
+
+static size_t file_slot(uint64_t dev, uint64_t ino, size_t cap)
+{
+	return (size_t)((dev * 0x9E3779B97F4A7C15ull) ^ (ino * 0xC2B2AE3D27D4EB4Full)) & (cap - 1);
+}
 
 static struct loader_priv *priv(struct loader *L)
 {
@@ -181,10 +188,39 @@ static void try_open(struct loader *L, const char *path, struct opened *o)
 
 static struct loader_object *find_by_file(struct loader *L, uint64_t dev, uint64_t ino)
 {
-	for (size_t i = 0; i < L->n_objects; i++)
-		if (L->objects[i]->dev == dev && L->objects[i]->ino == ino)
-			return L->objects[i];
-	return NULL;
+	struct loader_priv *p = priv(L);
+	if (!p->cap_file)
+		return NULL;
+	for (size_t i = file_slot(dev, ino, p->cap_file);; i = (i + 1) & (p->cap_file - 1)) {
+		struct loader_object *o = p->by_file[i];
+		if (!o)
+			return NULL;
+		if (o->dev == dev && o->ino == ino)
+			return o;
+	}
+}
+
+static void index_file(struct loader *L, struct loader_object *o)
+{
+	struct loader_priv *p = priv(L);
+	if ((p->n_file + 1) * 2 > p->cap_file) {
+		size_t cap = p->cap_file ? p->cap_file * 2 : 64;
+		struct loader_object **t = arena_calloc(L->a, cap, sizeof *t);
+		for (size_t i = 0; i < p->cap_file; i++)
+			if (p->by_file[i]) {
+				size_t j = file_slot(p->by_file[i]->dev, p->by_file[i]->ino, cap);
+				while (t[j])
+					j = (j + 1) & (cap - 1);
+				t[j] = p->by_file[i];
+			}
+		p->by_file = t;
+		p->cap_file = cap;
+	}
+	size_t j = file_slot(o->dev, o->ino, p->cap_file);
+	while (p->by_file[j])
+		j = (j + 1) & (p->cap_file - 1);
+	p->by_file[j] = o;
+	p->n_file++;
 }
 
 static void add_name(struct loader *L, struct loader_object *o, const char *name)
@@ -212,6 +248,7 @@ static struct loader_object *new_object(struct loader *L, const char *path, stru
 	o->loaded_by = loaded_by;
 	o->depth = loaded_by ? loaded_by->depth + 1 : 0;
 	*(struct loader_object **)ARENA_PUSH(L->a, L->objects, L->n_objects, L->cap_objects) = o;
+	index_file(L, o);
 	/* ld.so registers the SONAME lazily on the first miss of the name list; registering it up
 	 * front gives the same matches (a name only ever maps to the first object that claimed it) */
 	if (o->elf.soname && !strset_get(&priv(L)->names, o->elf.soname))
@@ -399,15 +436,32 @@ size_t loader_expand_path(struct loader *L, const char *list, const struct loade
 	return dl.n;
 }
 
+static void rpath_dirs(struct loader *L, struct loader_object *o, struct dirlist *dl,
+		       struct loader_result *res)
+{
+	if (!o->rpath_expanded) {
+		struct dirlist tmp;
+		expand_list(L, o->elf.rpath, o, false, &tmp, res);
+		o->rpath_dirs = tmp.dirs;
+		o->n_rpath_dirs = tmp.n;
+		o->rpath_expanded = true;
+	}
+	dl->dirs = o->rpath_dirs;
+	dl->n = o->n_rpath_dirs;
+	dl->cap = 0;
+}
+
 /* --- the search ---------------------------------------------------------------------------------- */
 
 struct search {
 	struct loader *L;
 	struct loader_result *res;
 	struct strset tried; /* candidate path -> (void*)1: a repeat gives the same answer */
+	struct strset tried_dirs; /* directories searched in this lookup (same name, same answer) */
 	bool fatal;          /* open_verify hit a fatal error: the search stops */
 	bool found;
 	bool saw_eacces;
+	size_t attempted; /* files ld.so would have tried to open */
 	struct opened hit;
 	const char *hit_path;
 };
@@ -436,6 +490,7 @@ static bool try_candidate(struct search *s, const char *path, enum loader_how ho
 	strset_put(s->L->a, &s->tried, path, (void *)1);
 	struct loader_candidate *c = add_cand(s, path, how, via);
 	struct opened op;
+	s->attempted++;
 	try_open(s->L, path, &op);
 	c->verdict = op.verdict;
 	c->reason = op.reason;
@@ -444,6 +499,14 @@ static bool try_candidate(struct search *s, const char *path, enum loader_how ho
 	if (op.verdict == LOADER_NOT_ELF) {
 		s->fatal = true;
 		s->res->error = arena_printf(s->L->a, "%s: %s", path, op.reason);
+		return true;
+	}
+	if (op.verdict == LOADER_LINK_LOOP) {
+		/* open_path: an error other than ENOENT/EACCES on an existing entry ends the search
+		 * (VERIFIED: a looping link before the real file makes the program fail, and ld.so
+		 * still says "No such file or directory") */
+		s->fatal = true;
+		s->res->error = "cannot open shared object file: No such file or directory";
 		return true;
 	}
 	if (op.verdict != LOADER_OK)
@@ -465,6 +528,9 @@ static bool search_dirs(struct search *s, const struct dirlist *dl, enum loader_
 	const char *name = s->res->name;
 	for (size_t i = 0; i < dl->n; i++) {
 		const char *dir = dl->dirs[i];
+		if (strset_get(&s->tried_dirs, dir))
+			continue; /* the same directory in two RPATHs: ld.so would find the same nothing */
+		strset_put(L->a, &s->tried_dirs, dir, (void *)1);
 		const char *v = via;
 		if (!*dir)
 			v = arena_printf(L->a, "%s (empty element: the current directory %s)", via, L->cfg.cwd);
@@ -573,7 +639,7 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 				if (!l->elf.rpath)
 					continue;
 				struct dirlist dl;
-				expand_list(L, l->elf.rpath, l, false, &dl, res);
+				rpath_dirs(L, l, &dl, res);
 				search_dirs(&s, &dl, LOADER_HOW_RPATH,
 					    arena_printf(L->a, l == req ? "RPATH of %s" : "RPATH of %s (inherited)", l->path));
 				did_main |= l == L->main;
@@ -582,12 +648,13 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 			if (!s.found && !s.fatal && !did_main && m && m != req && m->elf.rpath &&
 			    !m->elf.runpath) {
 				struct dirlist dl;
-				expand_list(L, m->elf.rpath, m, false, &dl, res);
+				rpath_dirs(L, m, &dl, res);
 				search_dirs(&s, &dl, LOADER_HOW_RPATH,
 					    arena_printf(L->a, "RPATH of the main program %s", m->path));
 			}
 		} else {
-			for (struct loader_object *l = req; l; l = l->loaded_by)
+			size_t depth = 0;
+			for (struct loader_object *l = req; l && ++depth < LOADER_MAX_CHAIN; l = l->loaded_by)
 				if (l->elf.rpath && l != req) {
 					note(res, L->a, "RPATH search skipped: %s has RUNPATH", req->path);
 					break;
@@ -641,6 +708,13 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 							       : "ld.so.cache");
 			else if (!L->have_cache && L->cache_problem)
 				note(res, L->a, "ld.so.cache not used: %s", L->cache_problem);
+			else if (L->have_cache && !nodeflib) {
+				/* ld.so consults the cache without a file name to show: say what it held */
+				struct loader_candidate *c = add_cand(&s, L->cfg.cache_path, LOADER_HOW_LDCACHE, "ld.so.cache");
+				c->verdict = LOADER_NOT_FOUND;
+				c->reason = arena_printf(L->a, "no entry for %s (%s)", name,
+							 ldcache_flags_str(ldcache_flags_for(L->elf_class, L->machine)));
+			}
 		}
 		/* 5. default directories, unless DF_1_NODEFLIB */
 		if (!s.found && !s.fatal) {
@@ -655,9 +729,12 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 
 	if (!s.found) {
 		res->how = LOADER_HOW_NONE;
+		/* ld.so appends strerror of the last open; with no open at all (everything skipped)
+		 * errno is 0 and the message ends after "file" (VERIFIED with -z nodefaultlib) */
 		if (!res->error)
 			res->error = s.saw_eacces ? "cannot open shared object file: Permission denied"
-						  : "cannot open shared object file: No such file or directory";
+				     : s.attempted ? "cannot open shared object file: No such file or directory"
+						   : "cannot open shared object file";
 		/* dlopen by full path of a wrong-class file says so (formats.md §2.1) */
 		if (has_slash(name) && res->n_cands && res->cands[res->n_cands - 1].verdict == LOADER_WRONG_CLASS)
 			res->error = res->cands[res->n_cands - 1].reason;

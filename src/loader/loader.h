@@ -97,6 +97,9 @@ struct loader_object {
 	bool runtime;           /* loaded by a dlopen edge */
 	uint64_t dev, ino;      /* identity: the same file under two names is one object */
 	size_t depth;           /* BFS depth from the main object */
+	const char **rpath_dirs; /* DT_RPATH expanded once (ld.so caches l_rpath_dirs the same way) */
+	size_t n_rpath_dirs;
+	bool rpath_expanded;
 };
 
 struct loader_config {
