@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/command.h"
+#include "cli/win_why.h"
 #include "loader/loader_present.h"
 #include "loader/loader_why.h"
 #include "report/report.h"
@@ -140,6 +141,9 @@ static void tree_text(struct cudx_ctx *ctx, const struct loader *L, const struct
 
 static int tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
+	/* a Windows tree (--root with Windows/System32, or --os windows) follows the DLL rules */
+	if (ctx->os == OS_WINDOWS)
+		return win_tree_run(ctx, argc, argv);
 	const char *file = NULL;
 	bool no_dlopen = false;
 	for (int i = 0; i < argc; i++) {

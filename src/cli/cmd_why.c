@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/win_why.h"
 #include "loader/loader_present.h"
 #include "collect/inventory.h"
 #include "loader/loader_why.h"
@@ -90,6 +91,9 @@ static void why_text(struct cudx_ctx *ctx, const struct loader_why *w, const str
 
 static int why_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
+	/* a Windows tree (--root with Windows/System32, or --os windows) follows the DLL rules */
+	if (ctx->os == OS_WINDOWS)
+		return win_why_run(ctx, argc, argv);
 	const char *name = NULL, *from = NULL;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
