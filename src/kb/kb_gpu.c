@@ -103,7 +103,7 @@ const struct kb_gpu *kb_gpu_lookup(const char *name_or_sm)
 		return NULL;
 	size_t qlen = strlen(q);
 	const struct kb_gpu *best = NULL, *partial = NULL;
-	size_t best_len = 0;
+	size_t best_len = 0, n_partial = 0;
 	for (size_t i = 0; i < kbt_gpu_n; i++) {
 		const struct kb_gpu *g = &kbt_gpu[i];
 		if (strcmp(g->segment, "arch") == 0)
@@ -117,11 +117,14 @@ const struct kb_gpu *kb_gpu_lookup(const char *name_or_sm)
 			best = g;
 			best_len = len;
 		}
-		/* the query is a word prefix of the row: "rtx 6000 ada" of "rtx 6000 ada generation" */
-		if (!partial && qlen < len && memcmp(n, q, qlen) == 0 && n[qlen] == ' ')
+		/* the query is a word prefix of exactly one row: "rtx 6000 ada" of "rtx 6000 ada generation";
+		 * "rtx" alone names no GPU */
+		if (qlen < len && memcmp(n, q, qlen) == 0 && n[qlen] == ' ') {
+			n_partial++;
 			partial = g;
+		}
 	}
-	return best ? best : partial;
+	return best ? best : n_partial == 1 ? partial : NULL;
 }
 
 size_t kb_gpus(const struct kb_gpu **rows)
