@@ -167,3 +167,19 @@ bool kb_arch_deprecated_in(const struct kb_arch_support *a, const char *cuda_ver
 	return version_parse(cuda_version, &v) && version_parse(a->deprecated, &t) &&
 	       version_cmp_parts(&v, &t, 2) >= 0;
 }
+
+const struct kb_ptx_isa *kb_ptx_isa(int major, int minor)
+{
+	for (size_t i = 0; i < kbt_ptx_isa_n; i++) {
+		struct version v;
+		if (version_parse(kbt_ptx_isa[i].ptx_isa, &v) && v.part[0] == major && v.part[1] == minor)
+			return &kbt_ptx_isa[i];
+	}
+	return NULL;
+}
+
+size_t kb_ptx_isa_rows(const struct kb_ptx_isa **rows)
+{
+	*rows = kbt_ptx_isa;
+	return kbt_ptx_isa_n;
+}
