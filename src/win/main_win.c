@@ -25,7 +25,8 @@ static const char help[] =
 	"  check                diagnose this machine: the default\n"
 	"  why NAME             how Windows looks for a DLL, every place tried, the fix\n"
 	"                       (--exe HOST.EXE, --from MODULE, --dll-dir DIR, --cwd DIR)\n"
-	"  tree NAME|PATH       dependency tree of a DLL with every import resolved\n\n"
+	"  tree NAME|PATH       dependency tree of a DLL with every import resolved\n"
+	"  probe NAME|PATH      LoadLibraryExW it for real, in a child process: the loader's own answer\n\n"
 	"options:\n"
 	"  --json               JSON instead of text\n"
 	"  --root DIR           analyse a copied C: drive instead of this machine\n"
@@ -171,6 +172,37 @@ static int check_run(struct cudx_ctx *ctx)
 	return findings_exit_status(&fs);
 }
 
+/* The real loader's verdict, to set next to `why`'s simulation. */
+static int probe_run(struct cudx_ctx *ctx, const char *name)
+{
+	if (!ctx->root.live) {
+		fprintf(stderr, "cudx probe: only on this machine (never loads anything from a --root tree)\n");
+		return 2;
+	}
+	struct win_probe_result p;
+	win_probe_load(ctx->arena, name, ctx->opt->probe_timeout, &p);
+	if (ctx->opt->format == OUT_JSON) {
+		json_t *o = json_object();
+		json_object_set_new(o, "schema", json_string("cudx/1"));
+		json_object_set_new(o, "command", json_string("probe"));
+		json_object_set_new(o, "name", json_string(name));
+		json_object_set_new(o, "loaded", json_boolean(p.loaded));
+		json_object_set_new(o, "path", jstr(p.path));
+		json_object_set_new(o, "error", p.ran && !p.loaded ? json_integer((json_int_t)p.error) : json_null());
+		json_object_set_new(o, "problem", jstr(p.problem));
+		report_json_dump(ctx->out, o);
+		json_decref(o);
+	} else if (p.loaded)
+		fprintf(ctx->out, "%s: loaded from %s\n", name, p.path);
+	else if (p.ran)
+		fprintf(ctx->out, "%s: LoadLibrary failed with error %lu%s\n", name, p.error,
+			p.error == 126 ? " (the DLL or one of its dependencies was not found: see `cudx why`)"
+			: p.error == 193 ? " (a DLL on the way is for another machine or not a valid PE file)" : "");
+	else
+		fprintf(ctx->out, "%s: probe failed: %s\n", name, p.problem);
+	return p.loaded ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--probe-child") == 0)
@@ -244,6 +276,8 @@ int main(int argc, char **argv)
 		status = win_why_run(&ctx, n_rest - 1, rest + 1);
 	else if (strcmp(rest[0], "tree") == 0)
 		status = win_tree_run(&ctx, n_rest - 1, rest + 1);
+	else if (strcmp(rest[0], "probe") == 0 && n_rest == 2)
+		status = probe_run(&ctx, rest[1]);
 	else {
 		fprintf(stderr, "cudx: unknown command '%s'\n\n%s", rest[0], help);
 		status = 2;

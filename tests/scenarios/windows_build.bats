@@ -38,11 +38,51 @@ setup() {
 	echo "$output" | jq -e '.findings == []'
 }
 
+wine_cmd() {
+	if command -v wine >/dev/null 2>&1; then echo wine
+	elif [ -x /usr/lib/wine/wine64 ]; then echo /usr/lib/wine/wine64
+	fi
+}
+
 @test "cudx.exe runs under wine when wine is installed" {
-	command -v wine >/dev/null 2>&1 || skip "wine not installed"
-	run timeout 120 wine "$WINOUT/cudx.exe" --version
+	W=$(wine_cmd)
+	[ -n "$W" ] || skip "wine not installed (apt-get install wine64)"
+	export WINEPREFIX="$CUDX_BUILD/wineprefix" WINEDEBUG=-all
+	run timeout 300 "$W" "$WINOUT/cudx.exe" --version
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"native Windows build"* ]]
-	run timeout 120 wine "$WINOUT/cudx.exe" --json --no-probe
+	run timeout 120 "$W" "$WINOUT/cudx.exe" --json --no-probe
 	[[ "$output" == *'"os": "windows"'* ]]
+	[[ "$output" == *'"native": true'* ]]
+}
+
+# The simulation against a real loader: wine's LoadLibraryExW in cudx.exe's probe child gives 126
+# exactly when `why` finds the missing dependency, and loads the file `why` picks otherwise.
+@test "under wine: the simulated verdict matches the loader's (cuDNN 8 without zlibwapi.dll)" {
+	W=$(wine_cmd)
+	[ -n "$W" ] || skip "wine not installed (apt-get install wine64)"
+	WINFIX="$CUDX_BUILD/winfix"
+	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" || skip "PE fixtures not buildable"
+	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip "no cuDNN fixture (lld-link missing)"
+	export WINEPREFIX="$CUDX_BUILD/wineprefix" WINEDEBUG=-all
+	timeout 300 "$W" "$WINOUT/cudx.exe" --version >/dev/null
+	C="$WINEPREFIX/drive_c"
+	rm -rf "$C/cudx-test" && mkdir -p "$C/cudx-test/cudnn" "$C/cudx-test/cuda"
+	cp "$WINFIX/x64/cudnn_cnn_infer64_8.dll" "$C/cudx-test/cudnn/"
+	cp "$WINFIX/x64/cublasLt64_11.dll" "$C/cudx-test/cuda/"
+	cd "$C/cudx-test"
+	export WINEPATH='C:\cudx-test\cuda;C:\cudx-test\cudnn'
+	run timeout 120 "$W" "$WINOUT/cudx.exe" probe cudnn_cnn_infer64_8.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error 126"* ]]
+	run timeout 120 "$W" "$WINOUT/cudx.exe" why cudnn_cnn_infer64_8.dll --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'"id": "cudnn-zlibwapi-missing"'* ]]
+	cp "$WINFIX/x64/zlibwapi.dll" "$C/cudx-test/cudnn/"
+	run timeout 120 "$W" "$WINOUT/cudx.exe" probe cudnn_cnn_infer64_8.dll
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'loaded from C:\cudx-test\cudnn\cudnn_cnn_infer64_8.dll'* ]]
+	run timeout 120 "$W" "$WINOUT/cudx.exe" why cudnn_cnn_infer64_8.dll
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'=> C:\cudx-test\cudnn\cudnn_cnn_infer64_8.dll'* ]]
 }
