@@ -225,6 +225,8 @@ static void print_tree(struct cudx_ctx *ctx, const struct win_tree *t, bool show
 		bool sys = c && (win_is_known_dll(nd->name));
 		if (!show_system && sys && i > 0)
 			continue;
+		if (!show_system && nd->repeat)
+			continue; /* the first occurrence shows it; -v lists every edge */
 		fprintf(out, "%*s%s%s", nd->depth * 2, "", nd->name, nd->delay ? " [delay-load]" : "");
 		if (nd->repeat)
 			fprintf(out, " %s(already loaded)%s\n", style_dim(ctx), style_reset(ctx));
