@@ -41,7 +41,8 @@ static void for_each_edge(struct diag_ctx *d, const struct rule *self, edge_fn f
 			continue;
 		seen[n_seen++] = lib->real_path;
 		struct loader L;
-		struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env, .no_dlopen_edges = true };
+		struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env, .no_dlopen_edges = true,
+					    .memo = &ctx->ldcache_memo };
 		loader_init(&L, ctx->arena, &cfg);
 		const char *err = NULL;
 		/* the copy as the first object: its own RPATH/RUNPATH apply, as when a program
@@ -144,7 +145,7 @@ static void check_ldcache_stale(struct diag_ctx *d, const struct rule *self)
 {
 	struct cudx_ctx *ctx = d->ctx;
 	struct loader L;
-	struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env };
+	struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env, .memo = &ctx->ldcache_memo };
 	loader_init(&L, ctx->arena, &cfg);
 	if (!L.have_cache)
 		return;

@@ -79,6 +79,23 @@ static int match_linux(const char *file, const struct so_name *f, const struct k
 
 #define CLASSIFY_MAX 64
 
+/* Stem length of every row's name, computed once (the tables are constant); NULL if out of memory. */
+static const size_t *row_stem_lengths(void)
+{
+	static size_t *lens;
+	if (lens)
+		return lens;
+	size_t *l = calloc(kbt_lib_n ? kbt_lib_n : 1, sizeof *l);
+	if (!l)
+		return NULL;
+	for (size_t i = 0; i < kbt_lib_n; i++) {
+		struct so_name r;
+		l[i] = split_so(kbt_lib[i].name, &r) ? r.stem_len : (size_t)-1;
+	}
+	lens = l;
+	return lens;
+}
+
 size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct kb_lib **out, size_t max)
 {
 	if (!filename)
@@ -93,9 +110,13 @@ size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct
 	const struct kb_lib *cand[CLASSIFY_MAX];
 	int score[CLASSIFY_MAX];
 	size_t n = 0;
+	const size_t *stems = row_stem_lengths();
 	for (size_t i = 0; i < kbt_lib_n && n < CLASSIFY_MAX; i++) {
 		const struct kb_lib *row = &kbt_lib[i];
 		if (row->os != os)
+			continue;
+		/* every Linux match needs the same stem: compare lengths before any string work */
+		if (os == OS_LINUX && stems && stems[i] != f.stem_len)
 			continue;
 		int sc = os == OS_WINDOWS ? (kb_streq_nocase(file, row->name) ? 1000 : 0) : match_linux(file, &f, row);
 		if (!sc)

@@ -117,6 +117,15 @@ struct loader_config {
 	bool inhibit_cache;          /* ld.so --inhibit-cache */
 	const char *cache_path;      /* NULL = /etc/ld.so.cache */
 	bool no_dlopen_edges;        /* loader_tree: leave out the knowledge base's run-time loads */
+	struct loader_cache_memo **memo; /* where to share the parsed ld.so.cache across loaders, or NULL */
+};
+
+/* A parsed ld.so.cache shared by the loaders of one run (see loader_config.memo). */
+struct loader_cache_memo {
+	const char *path;
+	struct ldcache cache;
+	bool ok;
+	const char *problem;
 };
 
 struct loader {

@@ -3,6 +3,7 @@
  * supported glibc-hwcaps levels (from this CPU, only when the root's machine is this machine's),
  * and the ld.so.cache. formats.md §2.2, §2.3. */
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/auxv.h>
 
 #include "loader/loader_internal.h"
@@ -83,6 +84,47 @@ static int x86_isa_level(void)
 }
 #endif
 
+static void parse_cache(struct loader *L)
+{
+	struct loader_config *c = &L->cfg;
+	struct mapped_file mf;
+	int e = sysroot_map(c->root, c->cache_path, &mf);
+	if (e != 0) {
+		L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, strerror(e));
+		return;
+	}
+	const char *err = NULL;
+	L->have_cache = ldcache_parse(mf.data, L->a, &L->cache, &err);
+	if (!L->have_cache)
+		L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, err);
+	else if (L->cache.problem)
+		L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, L->cache.problem);
+	sysroot_unmap(&mf);
+}
+
+/* Rules build a loader for every library they check: with cfg->memo the cache file is parsed
+ * once per run and shared (the memo lives in the run's arena, like the cache it holds). */
+static void load_cache(struct loader *L)
+{
+	struct loader_config *c = &L->cfg;
+	struct loader_cache_memo *m = c->memo ? *c->memo : NULL;
+	if (m && strcmp(m->path, c->cache_path) == 0) {
+		L->have_cache = m->ok;
+		L->cache = m->cache;
+		L->cache_problem = m->problem;
+		return;
+	}
+	parse_cache(L);
+	if (!c->memo)
+		return;
+	m = arena_alloc(L->a, sizeof *m);
+	m->path = arena_strdup(L->a, c->cache_path);
+	m->cache = L->cache;
+	m->ok = L->have_cache;
+	m->problem = L->cache_problem;
+	*c->memo = m;
+}
+
 void loader_defaults(struct loader *L)
 {
 	struct loader_config *c = &L->cfg;
@@ -143,19 +185,6 @@ void loader_defaults(struct loader *L)
 		c->cwd = "/";
 	if (!c->cache_path)
 		c->cache_path = "/etc/ld.so.cache";
-	if (!c->inhibit_cache) {
-		struct mapped_file m;
-		int e = sysroot_map(c->root, c->cache_path, &m);
-		if (e != 0)
-			L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, strerror(e));
-		else {
-			const char *err = NULL;
-			L->have_cache = ldcache_parse(m.data, L->a, &L->cache, &err);
-			if (!L->have_cache)
-				L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, err);
-			else if (L->cache.problem)
-				L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, L->cache.problem);
-			sysroot_unmap(&m);
-		}
-	}
+	if (!c->inhibit_cache)
+		load_cache(L);
 }

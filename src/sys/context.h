@@ -11,6 +11,7 @@
 #include "util/arena.h"
 
 struct distinfo_cache;
+struct loader_cache_memo;
 
 struct cudx_ctx {
 	struct arena *arena;
@@ -19,7 +20,9 @@ struct cudx_ctx {
 	struct envsnap env;
 	enum target_os os; /* resolved: OS_LINUX or OS_WINDOWS (from --os, or inferred from the root) */
 	FILE *out;         /* where reports go (stdout) */
-	struct distinfo_cache *distinfo_cache; /* memo of collect/distinfo.c, per run */
+	/* per-run memos, living in the run's arena */
+	struct distinfo_cache *distinfo_cache;   /* collect/distinfo.c */
+	struct loader_cache_memo *ldcache_memo;  /* the parsed ld.so.cache (loader_config.memo) */
 };
 
 /* Set up root and env from the options. Returns 0, or 2 with a message on stderr. */

@@ -14,8 +14,84 @@
 
 #include "sys/sysroot.h"
 
+enum memo_kind { MEMO_STAT = 1, MEMO_LSTAT, MEMO_RESOLVE, MEMO_MAP };
+
+struct memo_entry {
+	const char *path;
+	uint32_t hash;
+	int kind;
+	int err;
+	struct stat st;
+	struct sysroot_resolved resolved;
+	struct mapped_file map;
+};
+
+struct sysroot_memo {
+	struct arena *a;
+	struct memo_entry *v; /* open addressing, power-of-two capacity */
+	size_t cap, n;
+};
+
+static uint32_t memo_hash(const char *path, int kind)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)kind;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static struct memo_entry *memo_find(const struct sysroot *sr, const char *path, int kind, bool *found)
+{
+	struct sysroot_memo *m = sr->memo;
+	*found = false;
+	if (!m)
+		return NULL;
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		struct memo_entry *v = arena_calloc(m->a, cap, sizeof *v);
+		for (size_t i = 0; i < m->cap; i++) {
+			if (!m->v[i].path)
+				continue;
+			size_t j = m->v[i].hash & (cap - 1);
+			while (v[j].path)
+				j = (j + 1) & (cap - 1);
+			v[j] = m->v[i];
+		}
+		m->v = v; /* the old table stays in the arena until the run ends */
+		m->cap = cap;
+	}
+	uint32_t h = memo_hash(path, kind);
+	size_t i = h & (m->cap - 1);
+	while (m->v[i].path) {
+		if (m->v[i].hash == h && m->v[i].kind == kind && strcmp(m->v[i].path, path) == 0) {
+			*found = true;
+			return &m->v[i];
+		}
+		i = (i + 1) & (m->cap - 1);
+	}
+	m->v[i].hash = h;
+	m->v[i].kind = kind;
+	return &m->v[i]; /* the caller fills it and sets path last */
+}
+
+static void memo_commit(const struct sysroot *sr, struct memo_entry *e, const char *path)
+{
+	e->path = arena_strdup(sr->memo->a, path);
+	sr->memo->n++;
+}
+
+void sysroot_forget(struct sysroot *sr)
+{
+	if (sr->memo) {
+		sr->memo->v = NULL;
+		sr->memo->cap = sr->memo->n = 0;
+	}
+}
+
 int sysroot_init(struct sysroot *sr, struct arena *a, const char *root)
 {
+	sr->memo = arena_alloc(a, sizeof *sr->memo);
+	sr->memo->a = a;
 	if (!root || !*root || strcmp(root, "/") == 0) {
 		sr->root = "";
 		sr->live = true;
@@ -56,8 +132,30 @@ static bool host_path_buf(const struct sysroot *sr, const char *path, char *buf,
 	return true;
 }
 
+static int resolve_walk(const struct sysroot *sr, struct arena *a, const char *path,
+			struct sysroot_resolved *out);
+
 int sysroot_resolve(const struct sysroot *sr, struct arena *a, const char *path,
 		    struct sysroot_resolved *out)
+{
+	bool found;
+	struct memo_entry *e = memo_find(sr, path, MEMO_RESOLVE, &found);
+	if (found) {
+		*out = e->resolved;
+		return out->err;
+	}
+	/* results go to the memo's arena when there is one: they outlive this call */
+	int err = resolve_walk(sr, e ? sr->memo->a : a, path, out);
+	if (e) {
+		e->resolved = *out;
+		e->err = err;
+		memo_commit(sr, e, path);
+	}
+	return err;
+}
+
+static int resolve_walk(const struct sysroot *sr, struct arena *a, const char *path,
+			struct sysroot_resolved *out)
 {
 	memset(out, 0, sizeof *out);
 	size_t cap_links = 0;
@@ -180,6 +278,12 @@ static char *resolve_host(const struct sysroot *sr, struct arena *scratch, const
 
 int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
 {
+	bool found;
+	struct memo_entry *e = memo_find(sr, path, MEMO_STAT, &found);
+	if (found) {
+		*st = e->st;
+		return e->err;
+	}
 	struct arena scratch;
 	int err;
 	arena_init(&scratch);
@@ -187,15 +291,36 @@ int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
 	if (host && stat(host, st) != 0)
 		err = errno;
 	arena_free(&scratch);
+	if (e) {
+		e->err = err;
+		if (!err)
+			e->st = *st;
+		memo_commit(sr, e, path);
+	}
 	return err;
 }
 
 int sysroot_lstat(const struct sysroot *sr, const char *path, struct stat *st)
 {
+	bool found;
+	struct memo_entry *e = memo_find(sr, path, MEMO_LSTAT, &found);
+	if (found) {
+		*st = e->st;
+		return e->err;
+	}
 	char host[PATH_MAX + 4096];
+	int err = 0;
 	if (!host_path_buf(sr, path, host, sizeof host))
-		return ENAMETOOLONG;
-	return lstat(host, st) == 0 ? 0 : errno;
+		err = ENAMETOOLONG;
+	else if (lstat(host, st) != 0)
+		err = errno;
+	if (e) {
+		e->err = err;
+		if (!err)
+			e->st = *st;
+		memo_commit(sr, e, path);
+	}
+	return err;
 }
 
 char *sysroot_readlink(const struct sysroot *sr, struct arena *a, const char *path)
@@ -273,7 +398,27 @@ int sysroot_list_dir(const struct sysroot *sr, struct arena *a, const char *path
 	return 0;
 }
 
+static int map_file(const struct sysroot *sr, const char *path, struct mapped_file *m);
+
 int sysroot_map(const struct sysroot *sr, const char *path, struct mapped_file *m)
+{
+	bool found;
+	struct memo_entry *e = memo_find(sr, path, MEMO_MAP, &found);
+	if (found) {
+		*m = e->map;
+		return e->err;
+	}
+	int err = map_file(sr, path, m);
+	if (e) {
+		m->shared = true;
+		e->map = *m;
+		e->err = err;
+		memo_commit(sr, e, path);
+	}
+	return err;
+}
+
+static int map_file(const struct sysroot *sr, const char *path, struct mapped_file *m)
 {
 	memset(m, 0, sizeof *m);
 	int fd = sysroot_open(sr, path, O_RDONLY);
@@ -311,7 +456,7 @@ int sysroot_map(const struct sysroot *sr, const char *path, struct mapped_file *
 
 void sysroot_unmap(struct mapped_file *m)
 {
-	if (m->base)
+	if (m->base && !m->shared)
 		munmap(m->base, m->map_len);
 	memset(m, 0, sizeof *m);
 }

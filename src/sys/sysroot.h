@@ -16,9 +16,14 @@
 
 #define SYSROOT_MAX_LINKS 40 /* as the kernel's ELOOP limit */
 
+struct sysroot_memo;
+
 struct sysroot {
 	const char *root; /* host path of the root, no trailing slash; "" for the live system */
 	bool live;        /* true when root is "/" */
+	/* Answers of stat, lstat and resolve, remembered for the run: the loader and the rules ask
+	 * about the same candidate paths thousands of times. NULL = no memo. */
+	struct sysroot_memo *memo;
 };
 
 struct sysroot_link {
@@ -43,10 +48,13 @@ struct mapped_file {
 	struct span data; /* the whole file, read-only */
 	void *base;       /* for unmapping; NULL when data is empty */
 	size_t map_len;
+	bool shared;      /* held by the sysroot's memo for the run: unmap leaves it mapped */
 };
 
-/* root NULL, "" or "/" means the live system. Returns 0 or an errno value. */
+/* root NULL, "" or "/" means the live system. Returns 0 or an errno value. The memo lives in a;
+ * files are assumed not to change while a lives (call sysroot_forget after changing them). */
 int sysroot_init(struct sysroot *sr, struct arena *a, const char *root);
+void sysroot_forget(struct sysroot *sr);
 /* Host path of an in-root path, without following links (for messages and for stat of the link). */
 char *sysroot_host_path(const struct sysroot *sr, struct arena *a, const char *path);
 /* Follow every symlink of path inside the root. Returns 0 or out->err. */
@@ -64,7 +72,10 @@ int sysroot_access(const struct sysroot *sr, const char *path, int mode);
 /* Directory entries sorted by name, "." and ".." left out, at most max (0 = 100000). 0 or errno. */
 int sysroot_list_dir(const struct sysroot *sr, struct arena *a, const char *path,
 		     struct sysroot_dirent **ents, size_t *n, size_t max);
-/* Map a regular file read-only. An empty file gives an empty span. 0 or errno (EISDIR etc.). */
+/* Map a regular file read-only. An empty file gives an empty span. 0 or errno (EISDIR etc.).
+ * With a memo the mapping is kept for the run and shared by later calls for the same path (only
+ * the pages a reader touches count towards memory; a reader that sweeps a large file must
+ * release its pages itself, as collect_arch does). */
 int sysroot_map(const struct sysroot *sr, const char *path, struct mapped_file *m);
 void sysroot_unmap(struct mapped_file *m);
 /* Read at most max bytes of a (possibly /proc) file into the arena, NUL-terminated.
