@@ -43,6 +43,19 @@ static void print_step(FILE *out, const struct cudx_ctx *ctx, const struct probe
 	}
 }
 
+/* A child whose only step was a load that found nothing: a library version not installed. */
+static bool not_installed(const struct probe_report *rep, const struct probe_run *run)
+{
+	size_t n = 0;
+	bool missing = false;
+	for (size_t i = 0; i < rep->n_steps; i++)
+		if (rep->steps[i].stage == run->stage && rep->steps[i].target == run->target) {
+			n++;
+			missing = rep->steps[i].outcome == PROBE_MISSING && strncmp(rep->steps[i].name, "load ", 5) == 0;
+		}
+	return run->end == PROBE_RUN_DONE && n == 1 && missing;
+}
+
 void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe_report *rep)
 {
 	fprintf(out, "%sLive probe%s", style_bold(ctx), style_reset(ctx));
@@ -52,9 +65,14 @@ void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe
 	}
 	fprintf(out, " %s(%.0f ms; LD_LIBRARY_PATH=%s)%s\n", style_dim(ctx), rep->ms,
 		rep->ld_library_path ? rep->ld_library_path : "", style_reset(ctx));
+	size_t absent = 0;
 	for (size_t r = 0; r < rep->n_runs; r++) {
 		const struct probe_run *run = &rep->runs[r];
 		bool locate = strcmp(run->stage, "locate") == 0;
+		if (!ctx->opt->verbose && not_installed(rep, run)) {
+			absent++;
+			continue;
+		}
 		fprintf(out, "  %s%s%s %s", style_bold(ctx), run->stage, style_reset(ctx), run->target);
 		if (run->end != PROBE_RUN_DONE)
 			fprintf(out, "  %s%s%s", style_red(ctx), probe_run_end_name(run->end), style_reset(ctx));
@@ -74,5 +92,8 @@ void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe
 			print_step(out, ctx, s, &lib);
 		}
 	}
+	if (absent)
+		fprintf(out, "  %s(%zu more libraries the probe looked for are not installed: -v lists them)%s\n",
+			style_dim(ctx), absent, style_reset(ctx));
 	fputc('\n', out);
 }
