@@ -51,7 +51,8 @@ static bool not_installed(const struct probe_report *rep, const struct probe_run
 	for (size_t i = 0; i < rep->n_steps; i++)
 		if (rep->steps[i].stage == run->stage && rep->steps[i].target == run->target) {
 			n++;
-			missing = rep->steps[i].outcome == PROBE_MISSING && strncmp(rep->steps[i].name, "load ", 5) == 0;
+			missing = rep->steps[i].outcome == PROBE_MISSING && strncmp(rep->steps[i].name, "load ", 5) == 0 &&
+				  probe_load_not_found(rep->steps[i].name, rep->steps[i].value);
 		}
 	return run->end == PROBE_RUN_DONE && n == 1 && missing;
 }
@@ -87,7 +88,7 @@ void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe
 			if (s->stage != run->stage || s->target != run->target)
 				continue;
 			/* the search for names that are not installed is noise unless asked for */
-			if (locate && s->outcome == PROBE_MISSING && !ctx->opt->verbose)
+			if (locate && s->outcome == PROBE_MISSING && probe_load_not_found(s->name, s->value) && !ctx->opt->verbose)
 				continue;
 			print_step(out, ctx, s, &lib);
 		}

@@ -95,3 +95,18 @@ probe_doubles() {
 	has_code runtime 100
 	has_finding no-device
 }
+
+@test "a library found but not loadable (a dependency missing) is probe-load-failed, not 'not installed'" {
+	local d="$BATS_TEST_TMPDIR/broken"
+	mkdir -p "$d"
+	echo 'int cudx_gone(void) { return 1; }' >"$d/gone.c"
+	cc -shared -fPIC -o "$d/libcudx_gone.so.1" "$d/gone.c" -Wl,-soname,libcudx_gone.so.1
+	echo 'int cudnnGetVersion(void) { return 0; }' >"$d/dnn.c"
+	cc -shared -fPIC -o "$d/libcudnn.so.9" "$d/dnn.c" -Wl,-soname,libcudnn.so.9 -Wl,--no-as-needed -L"$d" -l:libcudx_gone.so.1
+	rm "$d/libcudx_gone.so.1"
+	probe_json "$d" --stages cudnn
+	has_finding probe-load-failed
+	evidence probe-load-failed | grep -q 'libcudx_gone.so.1: cannot open shared object file'
+	# the versions that are simply absent are not findings
+	[ "$(finding_ids | grep -c probe-load-failed)" -eq 1 ]
+}

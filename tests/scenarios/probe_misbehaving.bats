@@ -16,7 +16,7 @@ setup_file() {
 	has_finding probe-crashed
 	[ "$(run_end driver)" = crashed ]
 	[ "$(run_last_step driver)" = cuInit ]
-	py 'print(next(f["summary"] for f in r["findings"] if f["id"]=="probe-crashed"))' | grep -q 'SIGSEGV in cuInit'
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"]=="probe-crashed"))' | grep -q 'crashed with signal 11 (SIGSEGV) in cuInit'
 	[ "$(run_end nvml)" = done ]
 	[ "$(fact nvml driver_version)" = 580.65.06 ]
 }
