@@ -7,6 +7,7 @@
 #include "kb/kb.h"
 #include "probe/probe.h"
 #include "report/report.h"
+#include "sys/context.h"
 
 static const char *outcome_color(const struct cudx_ctx *ctx, enum probe_outcome o)
 {
@@ -23,17 +24,21 @@ static const char *outcome_color(const struct cudx_ctx *ctx, enum probe_outcome 
 
 static void print_step(FILE *out, const struct cudx_ctx *ctx, const struct probe_step *s, const char **lib)
 {
-	fprintf(out, "    %s%-11s%s %-34s", outcome_color(ctx, s->outcome), probe_outcome_name(s->outcome),
-		style_reset(ctx), s->name);
+	const char *detail = NULL;
+	struct arena *a = ctx->arena;
 	if (s->has_code && s->code != 0) {
 		const struct kb_error *e = s->api ? kb_error_lookup(s->api, s->code) : NULL;
 		const char *name = e && e->name ? e->name : s->lib_code_name;
 		const char *text = e && e->text && *e->text ? e->text : s->lib_code_text;
-		fprintf(out, " %ld %s%s%s%s", s->code, name ? name : "", text ? " (" : "", text ? text : "",
-			text ? ")" : "");
+		detail = arena_printf(a, "%ld %s%s%s%s", s->code, name ? name : "", text ? " (" : "", text ? text : "",
+				      text ? ")" : "");
 	} else if (s->value && !(s->library && strcmp(s->value, s->library) == 0)) {
-		fprintf(out, " %s", s->value);
+		detail = s->value;
 	}
+	fprintf(out, "    %s%-11s%s %s", outcome_color(ctx, s->outcome), probe_outcome_name(s->outcome),
+		style_reset(ctx), s->name);
+	if (detail) /* values line up in a column; no trailing blanks when there is none */
+		fprintf(out, "%*s %s", (int)(strlen(s->name) < 34 ? 34 - strlen(s->name) : 0), "", detail);
 	if (ctx->opt->verbose)
 		fprintf(out, " %s[%.1f ms]%s", style_dim(ctx), s->ms, style_reset(ctx));
 	fputc('\n', out);
