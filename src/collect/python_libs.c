@@ -29,12 +29,21 @@ static const struct py_wheel *wheel_of_path(struct cudx_ctx *ctx, const struct p
 					    const char *path)
 {
 	const char *dir = path_dirname(ctx->arena, path);
+	const char *base = path_basename(path);
+	const struct py_wheel *any = NULL;
 	for (size_t i = 0; i < env->n_wheels; i++) {
-		const char *ld = env->wheels[i].lib_dir;
-		if (ld && (strcmp(ld, dir) == 0 || strcmp(py_canon(ctx, ld), py_canon(ctx, dir)) == 0))
-			return &env->wheels[i];
+		const struct py_wheel *w = &env->wheels[i];
+		if (!w->lib_dir ||
+		    (strcmp(w->lib_dir, dir) != 0 && strcmp(py_canon(ctx, w->lib_dir), py_canon(ctx, dir)) != 0))
+			continue;
+		/* CUDA 13 wheels share nvidia/cu13/lib: the wheel that lists the file owns it */
+		for (size_t j = 0; j < w->n_libs; j++)
+			if (strcmp(w->libs[j], base) == 0)
+				return w;
+		if (!any)
+			any = w;
 	}
-	return NULL;
+	return any;
 }
 
 /* Best version of a copy found outside the wheels: the inventory's (the libs collector reads
