@@ -1,4 +1,4 @@
-/* The knowledge base: lookups over tables generated at build time from data/<table>.tsv. Rules and
+/* The knowledge base: lookups over tables generated at build time from the data/ tables (TSV). Rules and
  * collectors see the data only through these functions. Every answer carries its source and
  * whether the research marked it UNCONFIRMED (then rules may warn on it, never error on it alone).
  * All returned pointers point into static tables: valid for the whole run, never freed.

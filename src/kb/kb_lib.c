@@ -1,0 +1,211 @@
+/* The library catalogue: which known library a file name is a copy of, the names of a component
+ * per CUDA major and OS, the pip wheels, and the run-time (dlopen) edges. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb_internal.h"
+
+/* "libcudart.so.11.8.89" -> stem "libcudart", ver "11.8.89"; "libcuda.so" -> ver "". */
+struct so_name {
+	const char *stem;
+	size_t stem_len;
+	const char *ver; /* after ".so." or "" */
+};
+
+static bool split_so(const char *name, struct so_name *s)
+{
+	const char *so = strstr(name, ".so");
+	if (!so || so == name)
+		return false;
+	/* take the last ".so" followed by end or '.' (names like "libnvrtc.alt.so.13" keep their stem) */
+	for (const char *p = so; (p = strstr(p, ".so")) != NULL; p += 3)
+		if (p[3] == '\0' || p[3] == '.')
+			so = p;
+	if (so[3] != '\0' && so[3] != '.')
+		return false;
+	s->stem = name;
+	s->stem_len = (size_t)(so - name);
+	s->ver = so[3] == '.' ? so + 4 : "";
+	return true;
+}
+
+static long leading_number(const char *s)
+{
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	return strtol(s, NULL, 10);
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *b = path;
+	for (const char *p = path; *p; p++)
+		if (*p == '/' || *p == '\\')
+			b = p + 1;
+	return b;
+}
+
+static bool looks_windows(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && kb_streq_nocase(name + n - 4, ".dll");
+}
+
+/* How well a file name matches a Linux row: 1000 exact; 100 + length when the SONAME is a prefix at
+ * a '.' boundary ("libcublas.so.10.2.1.243" for "libcublas.so.10"; the longer SONAME wins, so
+ * "libcublas.so.10.0.130" is CUDA 10.0's "libcublas.so.10.0"); 1 same stem and major (or any
+ * version for driver-versioned names like libcuda.so.535.104.05, or no version at all: a dev link or
+ * the stub); 0 no match. */
+static int match_linux(const char *file, const struct kb_lib *row)
+{
+	if (strcmp(file, row->name) == 0)
+		return 1000;
+	size_t rn = strlen(row->name);
+	if (strncmp(file, row->name, rn) == 0 && file[rn] == '.' && isdigit((unsigned char)file[rn + 1]))
+		return 100 + (int)(rn > 800 ? 800 : rn);
+	struct so_name f, r;
+	if (!split_so(file, &f) || !split_so(row->name, &r))
+		return 0;
+	if (f.stem_len != r.stem_len || memcmp(f.stem, r.stem, f.stem_len) != 0)
+		return 0;
+	if (!*f.ver || row->driver_versioned)
+		return 1;
+	return leading_number(f.ver) == leading_number(r.ver) ? 1 : 0;
+}
+
+#define CLASSIFY_MAX 64
+
+size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct kb_lib **out, size_t max)
+{
+	if (!filename)
+		return 0;
+	const char *file = basename_of(filename);
+	if (os == OS_AUTO)
+		os = looks_windows(file) ? OS_WINDOWS : OS_LINUX;
+	const struct kb_lib *cand[CLASSIFY_MAX];
+	int score[CLASSIFY_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < kbt_lib_n && n < CLASSIFY_MAX; i++) {
+		const struct kb_lib *row = &kbt_lib[i];
+		if (row->os != os)
+			continue;
+		int sc = os == OS_WINDOWS ? (kb_streq_nocase(file, row->name) ? 1000 : 0) : match_linux(file, row);
+		if (!sc)
+			continue;
+		/* insertion sort, stable: table order (newest CUDA major first) breaks ties */
+		size_t j = n++;
+		while (j > 0 && score[j - 1] < sc) {
+			cand[j] = cand[j - 1];
+			score[j] = score[j - 1];
+			j--;
+		}
+		cand[j] = row;
+		score[j] = sc;
+	}
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = cand[i];
+	return n;
+}
+
+const struct kb_lib *kb_lib_classify(const char *filename, enum target_os os)
+{
+	const struct kb_lib *row = NULL;
+	return kb_lib_classify_all(filename, os, &row, 1) ? row : NULL;
+}
+
+size_t kb_lib_rows(const struct kb_lib **rows)
+{
+	*rows = kbt_lib;
+	return kbt_lib_n;
+}
+
+/* "cudnn" names cuDNN and its sub-libraries "cudnn_ops", "cudnn_cnn_infer", ...; "cublas" is not
+ * "cublasLt". */
+static bool component_matches(const char *component, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < n; i++)
+		if (!component[i] || tolower((unsigned char)component[i]) != tolower((unsigned char)name[i]))
+			return false;
+	return component[n] == '\0' || component[n] == '_';
+}
+
+static size_t lib_find(const char *name, bool by_family, int cuda_major, enum target_os os,
+		       const struct kb_lib **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < kbt_lib_n; i++) {
+		const struct kb_lib *row = &kbt_lib[i];
+		if (by_family ? !kb_streq_nocase(row->family, name) : !component_matches(row->component, name))
+			continue;
+		if (os != OS_AUTO && row->os != os)
+			continue;
+		/* rows not tied to a CUDA major (cuDNN, NCCL, driver) answer every major */
+		if (cuda_major && row->cuda_major && row->cuda_major != cuda_major)
+			continue;
+		if (n < max)
+			out[n] = row;
+		n++;
+	}
+	return n;
+}
+
+/* A component and its sub-libraries first ("cublas" is cuBLAS alone, "cudnn" every cuDNN
+ * library); a family when no component has the name ("cuda-runtime"). */
+size_t kb_lib_find(const char *component, int cuda_major, enum target_os os, const struct kb_lib **out,
+		   size_t max)
+{
+	if (!component)
+		return 0;
+	size_t n = lib_find(component, false, cuda_major, os, out, max);
+	return n ? n : lib_find(component, true, cuda_major, os, out, max);
+}
+
+size_t kb_lib_dlopens(const char *from_name, enum target_os os, const char *const **names)
+{
+	*names = NULL;
+	if (!from_name)
+		return 0;
+	const char *file = basename_of(from_name);
+	if (os == OS_AUTO)
+		os = looks_windows(file) ? OS_WINDOWS : OS_LINUX;
+	/* a file name ("libcudnn.so.9.1.0") stands for its catalogue row's SONAME */
+	const struct kb_lib *row = kb_lib_classify(file, os);
+	const char *key = row ? row->name : file;
+	/* rows of one (from, os) are adjacent (kbgen checks #!contiguous) */
+	for (size_t i = 0; i < kbt_lib_edge_n; i++) {
+		if (kbt_lib_edge[i].os != os || (os == OS_WINDOWS ? !kb_streq_nocase(kbt_lib_edge[i].from, key)
+								 : strcmp(kbt_lib_edge[i].from, key) != 0))
+			continue;
+		size_t n = 1;
+		while (i + n < kbt_lib_edge_n && kbt_lib_edge[i + n].os == os &&
+		       strcmp(kbt_lib_edge[i + n].from, kbt_lib_edge[i].from) == 0)
+			n++;
+		*names = &kbt_lib_edge_to[i];
+		return n;
+	}
+	return 0;
+}
+
+size_t kb_lib_edges(const struct kb_lib_edge **rows)
+{
+	*rows = kbt_lib_edge;
+	return kbt_lib_edge_n;
+}
+
+const struct kb_pip_wheel *kb_pip_wheel(const char *family, int cuda_major)
+{
+	if (!family)
+		return NULL;
+	for (size_t i = 0; i < kbt_pip_wheel_n; i++)
+		if (strcmp(kbt_pip_wheel[i].family, family) == 0 && kbt_pip_wheel[i].cuda_major == cuda_major)
+			return &kbt_pip_wheel[i];
+	return NULL;
+}
+
+size_t kb_pip_wheels(const struct kb_pip_wheel **rows)
+{
+	*rows = kbt_pip_wheel;
+	return kbt_pip_wheel_n;
+}

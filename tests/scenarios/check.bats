@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# cudx check on sysroots built from real NVIDIA files: the issue-3 scenarios.
+
+load lib/sysroot
+
+setup() {
+	root=$(mkroot)
+	env_file="$root.env"
+	: >"$env_file"
+}
+
+teardown() {
+	rm -rf "$root" "$env_file"
+}
+
+# Driver 535 (Debian's libcuda1 + libnvidia-ml1) installed the way Debian links it.
+install_driver_535() {
+	need_pkg libcuda1 libnvidia-ml1
+	add_pkg "$root" libcuda1
+	add_pkg "$root" libnvidia-ml1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	proc_version "$root" 535.309.01
+}
+
+install_driver_470() {
+	need_pkg libnvidia-tesla-470-cuda1
+	add_pkg "$root" libnvidia-tesla-470-cuda1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/tesla-470"
+	proc_version "$root" 470.256.02
+}
+
+@test "driver 470 with the CUDA 13 runtime: driver-too-old" {
+	need_cuda13
+	install_driver_470
+	add_cuda13 "$root" libcudart.so.13
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	has_finding driver-too-old
+	[ "$(json_get '["inventory"]["driver"]["libcuda_version"]')" = 470.256.02 ]
+	[[ "$output" == *"CUDA 13.0 runtime"* ]]
+}
+
+@test "driver 535 with the CUDA 13 runtime: driver-too-old (13.x needs 580+)" {
+	need_cuda13
+	install_driver_535
+	add_cuda13 "$root" libcudart.so.13
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	has_finding driver-too-old
+}
+
+@test "driver 535 with CUDA 11.8 (cudart + cuBLAS): healthy, no driver-too-old" {
+	install_driver_535
+	need_pkg libcudart11.0 libcublas11 libcublaslt11
+	add_pkg "$root" libcudart11.0
+	add_pkg "$root" libcublas11
+	add_pkg "$root" libcublaslt11
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding driver-too-old
+	lacks_finding driver-minor-compat
+	no_error_findings
+	[ "$status" -eq 0 ]
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 12.2 ]
+}
+
+@test "driver 470 with CUDA 11.8: minor-version compatibility, a warning and no driver-too-old" {
+	install_driver_470
+	need_pkg libcudart11.0
+	add_pkg "$root" libcudart11.0
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding driver-too-old
+	has_finding driver-minor-compat
+	[ "$(finding_severity driver-minor-compat)" = warning ]
+}
+
+@test "the toolkit's stubs first on LD_LIBRARY_PATH: stub-libcuda and ld-library-path-stubs" {
+	need_cuda13
+	install_driver_535
+	add_cuda13 "$root" libcudart.so.13 stubs
+	echo "LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding stub-libcuda
+	has_finding ld-library-path-stubs
+}
+
+@test "a stub copied as libcuda.so.1 is what the loader picks: stub-libcuda error" {
+	need_cuda13
+	mkdir -p "$root/opt/lib"
+	cp "$CUDA13/lib/stubs/libcuda.so" "$root/opt/lib/libcuda.so.1"
+	echo "LD_LIBRARY_PATH=/opt/lib" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding stub-libcuda
+	[ "$(finding_severity stub-libcuda)" = error ]
+	[ "$(json_get '["inventory"]["driver"]["libcuda_is_stub"]')" = True ]
+}
+
+@test "kernel module 550 with user-space 535: driver-userspace-mismatch" {
+	install_driver_535
+	proc_version "$root" 550.54.15
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	has_finding driver-userspace-mismatch
+	[[ "$output" == *"kernel module 550.54.15, libcuda 535.309.01"* ]]
+}
+
+@test "--driver simulates a host: CUDA 11.8 on driver 450.36 is too old" {
+	need_pkg libcudart11.0
+	add_pkg "$root" libcudart11.0
+	run_cudx --root "$root" --env "$env_file" --driver 450.36.06 --json
+	has_finding driver-too-old
+	[ "$(json_get '["inventory"]["driver"]["simulated_version"]')" = 450.36.06 ]
+}
+
+@test "an image without a driver: no-driver is information, not an error" {
+	need_cuda13
+	add_cuda13 "$root" libcudart.so.13
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding no-driver
+	[ "$(finding_severity no-driver)" = info ]
+	[ "$status" -eq 0 ]
+}
+
+@test "cuDNN 8 libraries of two releases on the search path: cudnn-mixed-versions" {
+	fake_lib "$root" /opt/cudnn/libcudnn.so.8.9.7 libcudnn.so.8
+	ln -s libcudnn.so.8.9.7 "$root/opt/cudnn/libcudnn.so.8"
+	fake_lib "$root" /opt/cudnn/libcudnn_ops_infer.so.8.9.7 libcudnn_ops_infer.so.8
+	ln -s libcudnn_ops_infer.so.8.9.7 "$root/opt/cudnn/libcudnn_ops_infer.so.8"
+	fake_lib "$root" /opt/old/libcudnn_cnn_infer.so.8.6.0 libcudnn_cnn_infer.so.8
+	ln -s libcudnn_cnn_infer.so.8.6.0 "$root/opt/old/libcudnn_cnn_infer.so.8"
+	echo "LD_LIBRARY_PATH=/opt/old:/opt/cudnn" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding cudnn-mixed-versions
+	[[ "$output" == *"8.6.0"* && "$output" == *"8.9.7"* ]]
+}
+
+@test "one cuDNN 8 release: no cudnn-mixed-versions" {
+	fake_lib "$root" /opt/cudnn/libcudnn.so.8.9.7 libcudnn.so.8
+	ln -s libcudnn.so.8.9.7 "$root/opt/cudnn/libcudnn.so.8"
+	fake_lib "$root" /opt/cudnn/libcudnn_ops_infer.so.8.9.7 libcudnn_ops_infer.so.8
+	ln -s libcudnn_ops_infer.so.8.9.7 "$root/opt/cudnn/libcudnn_ops_infer.so.8"
+	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding cudnn-mixed-versions
+}
+
+@test "a versioned link to a missing file: lib-broken-symlink (error)" {
+	mkdir -p "$root/opt/cudnn"
+	ln -s libcudnn.so.8.9.7 "$root/opt/cudnn/libcudnn.so.8"
+	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding lib-broken-symlink
+	[ "$(finding_severity lib-broken-symlink)" = error ]
+	[[ "$output" == *"/opt/cudnn/libcudnn.so.8 -> libcudnn.so.8.9.7"* ]]
+}
+
+@test "CUDA_VISIBLE_DEVICES=-1 hides every GPU: cuda-visible-devices-hides" {
+	echo "CUDA_VISIBLE_DEVICES=-1" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding cuda-visible-devices-hides
+	[ "$(finding_severity cuda-visible-devices-hides)" = error ]
+}
+
+@test "CUDA_VISIBLE_DEVICES=0: nothing to report" {
+	echo "CUDA_VISIBLE_DEVICES=0" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding cuda-visible-devices-hides
+}
+
+@test "LD_LIBRARY_PATH names a directory that is gone: ld-library-path-missing-dir" {
+	echo "LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:/usr/lib" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding ld-library-path-missing-dir
+	[[ "$output" == *"/usr/local/cuda-11.8/lib64"* ]]
+}
+
+@test "text report: findings first, then the inventory, exit 1 on errors" {
+	install_driver_470
+	need_cuda13
+	add_cuda13 "$root" libcudart.so.13
+	run_cudx --root "$root" --env "$env_file" --no-color
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "cudx "* ]]
+	[[ "$output" == *"error   driver-too-old: driver 470.256.02 is too old for the CUDA 13.0 runtime"* ]]
+	[[ "$output" == *"Libraries"* ]]
+	[[ "$output" != *$'\033['* ]]
+}
+
+@test "--prom: one gauge per finding" {
+	echo "CUDA_VISIBLE_DEVICES=-1" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --prom
+	[[ "$output" == *'cudx_finding{id="cuda-visible-devices-hides",severity="error"'* ]]
+	[[ "$output" == *'cudx_findings{severity="error"} 1'* ]]
+}

@@ -1,0 +1,136 @@
+# Helpers that build a sysroot for a scenario: a temp dir holding exactly the files the case
+# needs, real NVIDIA libraries hard-linked (or copied) from the CUDA 13 toolkit and Debian's
+# packages, and synthetic libraries compiled on the spot.
+#
+#   root=$(mkroot)
+#   need_pkg libcuda1                      # skips the test when the package was not fetched
+#   add_pkg "$root" libcuda1               # unpack Debian's driver 535 libcuda into the root
+#   add_cuda13 "$root" libcudart.so.13     # CUDA 13 files, with the dist-info that owns them
+#   fake_lib "$root" /usr/lib/libfoo.so.1.2 libfoo.so.1   # a tiny ELF with that SONAME
+#   run_cudx --root "$root" --env "$root.env" --json
+#   has_finding driver-too-old
+
+: "${CUDX:?CUDX must point at the cudx binary}"
+: "${CUDX_PKG_CACHE:=${CUDX_SRC:-.}/build/pkgs}"
+CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
+MULTIARCH=usr/lib/x86_64-linux-gnu
+
+mkroot() {
+	local d
+	d=$(mktemp -d "${BATS_TMPDIR:-/tmp}/cudx-root.XXXXXX")
+	mkdir -p "$d/etc" "$d/usr/lib" "$d/$MULTIARCH" "$d/proc" "$d/dev"
+	echo "$d"
+}
+
+# Hard-link when possible (same file system), else copy.
+link_or_copy() {
+	cp -al "$1" "$2" 2>/dev/null || cp -a "$1" "$2"
+}
+
+need_pkg() {
+	local p
+	for p in "$@"; do
+		[ -d "$CUDX_PKG_CACHE/$p/root" ] || skip "needs Debian package $p (not fetched into $CUDX_PKG_CACHE: run tests/fixtures/fetch-nvidia-debs.sh)"
+	done
+}
+
+need_cuda13() {
+	[ -e "$CUDA13/lib/libcudart.so.13" ] || skip "needs the CUDA 13 toolkit at $CUDA13"
+}
+
+add_pkg() {
+	local root=$1 p=$2 f
+	(cd "$CUDX_PKG_CACHE/$p/root" && find . \( -type f -o -type l \) -path './usr/lib/*' -print) |
+		while read -r f; do
+			mkdir -p "$root/$(dirname "$f")"
+			link_or_copy "$CUDX_PKG_CACHE/$p/root/$f" "$root/$f"
+		done
+}
+
+# Debian installs the driver libraries under nvidia/current and links them into the multiarch dir
+# through update-alternatives; recreate the links the alternatives system would make.
+link_driver_libs() {
+	local root=$1 dir=$2 f
+	for f in "$root/$dir"/lib*.so.1; do
+		[ -e "$f" ] || continue
+		ln -sf "/$dir/$(basename "$f")" "$root/$MULTIARCH/$(basename "$f")"
+	done
+}
+
+# add_cuda13 ROOT NAME... : CUDA 13 files from lib/ (with their .so links) into
+# ROOT/usr/local/cuda-13.0/lib, lib64 -> lib, the dist-info dir, and /usr/local/cuda -> cuda-13.0.
+add_cuda13() {
+	local root=$1 n
+	shift
+	mkdir -p "$root/usr/local/cuda-13.0/lib" "$root/usr/local/cuda-13.0/include"
+	ln -sfn lib "$root/usr/local/cuda-13.0/lib64"
+	ln -sfn /usr/local/cuda-13.0 "$root/usr/local/cuda"
+	[ -d "$root/usr/local/cuda-13.0/dist-info" ] || cp -a "$CUDA13/dist-info" "$root/usr/local/cuda-13.0/"
+	for n in "$@"; do
+		if [ "$n" = stubs ]; then
+			mkdir -p "$root/usr/local/cuda-13.0/lib/stubs"
+			link_or_copy "$CUDA13/lib/stubs/libcuda.so" "$root/usr/local/cuda-13.0/lib/stubs/libcuda.so"
+			continue
+		fi
+		link_or_copy "$CUDA13/lib/$n" "$root/usr/local/cuda-13.0/lib/$n"
+	done
+	touch "$root/usr/local/cuda-13.0/include/cuda.h"
+}
+
+# fake_lib ROOT PATH SONAME [NEEDED...]: a small real ELF shared object.
+fake_lib() {
+	local root=$1 path=$2 soname=$3 src
+	shift 3
+	mkdir -p "$root/$(dirname "$path")"
+	src=$(mktemp "${BATS_TMPDIR:-/tmp}/fake.XXXXXX.c")
+	echo "int cudx_fake_$RANDOM(void) { return 1; }" >"$src"
+	local libs=()
+	local n
+	for n in "$@"; do libs+=("-Wl,--no-as-needed" "-l:$n"); done
+	cc -shared -fPIC -o "$root/$path" "$src" "-Wl,-soname,$soname" -Wl,--allow-shlib-undefined \
+		-L"$root/usr/lib" "${libs[@]}" 2>/dev/null || cc -shared -fPIC -o "$root/$path" "$src" "-Wl,-soname,$soname"
+	rm -f "$src"
+}
+
+# The NVRM line of a given driver version, as the proprietary module prints it.
+proc_version() {
+	local root=$1 ver=$2
+	mkdir -p "$root/proc/driver/nvidia"
+	printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  %s  Tue Mar  5 22:23:56 UTC 2024\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n' "$ver" >"$root/proc/driver/nvidia/version"
+	mkdir -p "$root/sys/module/nvidia"
+	echo "$ver" >"$root/sys/module/nvidia/version"
+}
+
+run_cudx() {
+	run "$CUDX" --no-probe "$@"
+}
+
+# Finding ids in the JSON output ($output), one per line.
+finding_ids() {
+	python3 -c 'import json,sys; print("\n".join(f["id"] for f in json.load(sys.stdin)["findings"]))' <<<"$output" 2>/dev/null ||
+		grep -o '"id": "[^"]*"' <<<"$output" | sed 's/"id": "//; s/"$//'
+}
+
+has_finding() {
+	finding_ids | grep -qx "$1" || { echo "expected finding $1; got: $(finding_ids | tr '\n' ' ')"; return 1; }
+}
+
+lacks_finding() {
+	! finding_ids | grep -qx "$1" || { echo "unexpected finding $1"; return 1; }
+}
+
+# Severity of the first finding with an id.
+finding_severity() {
+	python3 -c 'import json,sys; print(next(f["severity"] for f in json.load(sys.stdin)["findings"] if f["id"]==sys.argv[1]))' "$1" <<<"$output"
+}
+
+no_error_findings() {
+	local n
+	n=$(python3 -c 'import json,sys; print(sum(f["severity"]=="error" for f in json.load(sys.stdin)["findings"]))' <<<"$output")
+	[ "$n" = 0 ] || { echo "expected no error findings; got: $(finding_ids | tr '\n' ' ')"; return 1; }
+}
+
+# jq-less JSON query: json_get '["inventory"]["driver"]["kernel_version"]'
+json_get() {
+	python3 -c "import json,sys; v=json.load(sys.stdin)$1; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" <<<"$output"
+}
