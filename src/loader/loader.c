@@ -641,6 +641,13 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 							       : "ld.so.cache");
 			else if (!L->have_cache && L->cache_problem)
 				note(res, L->a, "ld.so.cache not used: %s", L->cache_problem);
+			else if (L->have_cache && !nodeflib) {
+				/* ld.so consults the cache without a file name to show: say what it held */
+				struct loader_candidate *c = add_cand(&s, L->cfg.cache_path, LOADER_HOW_LDCACHE, "ld.so.cache");
+				c->verdict = LOADER_NOT_FOUND;
+				c->reason = arena_printf(L->a, "no entry for %s (%s)", name,
+							 ldcache_flags_str(ldcache_flags_for(L->elf_class, L->machine)));
+			}
 		}
 		/* 5. default directories, unless DF_1_NODEFLIB */
 		if (!s.found && !s.fatal) {
