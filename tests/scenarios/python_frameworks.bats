@@ -5,7 +5,7 @@
 
 load_fixture() {
 	# shellcheck source=../fixtures/python/mkpy.sh
-	source "$CUDX_SRC/tests/fixtures/python/mkpy.sh"
+	source "${CUDX_SRC:-$BATS_TEST_DIRNAME/../..}/tests/fixtures/python/mkpy.sh"
 }
 
 setup() {
