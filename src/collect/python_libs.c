@@ -10,9 +10,6 @@
 #include "collect/python.h"
 #include "collect/python_facts.h"
 #include "collect/python_resolve.h"
-#include "fmt/elf.h"
-
-#define PY_MAX_OBJECT (1u << 30) /* libtorch_cuda.so is ~1 GB with its fat binaries */
 
 /* The wheel copy of a library: a wheel in this environment whose RECORD lists that file name. */
 static const struct py_wheel *wheel_with(const struct py_env *env, const char *name)
@@ -114,13 +111,17 @@ static struct py_lib_use *add_use(struct cudx_ctx *ctx, struct py_framework *fw,
 }
 
 static void fill_use(struct cudx_ctx *ctx, const struct inventory *inv, const struct py_env *env,
-		     struct py_lib_use *u, const struct py_object *from)
+		     struct py_proc *proc, struct py_lib_use *u, const struct py_object *from,
+		     struct loader_object *from_lo, bool dlopen, struct loader_object **got)
 {
 	struct py_resolution r;
-	py_resolve(ctx, from, u->name, &r);
-	u->resolved = r.path;
+	py_resolve(proc, from, from_lo, u->name, dlopen, &r);
+	if (got)
+		*got = r.object;
+	/* the loader keeps the path as ld.so forms it (".../torch/lib/../../nvidia/..."): shown normalised */
+	u->resolved = r.path ? path_normalize(ctx->arena, r.path) : NULL;
 	u->how = r.how;
-	u->from = from ? from->path : NULL;
+	u->from = from_lo ? from_lo->path : from ? from->path : NULL;
 	const struct py_wheel *w = wheel_with(env, u->name);
 	if (w) {
 		u->wheel = w->name;
@@ -155,10 +156,12 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	int cudnn_major = cd ? atoi(cd) : 0;
 	/* pkg_dir is site-packages/<package>, except for JAX whose plugin spans several dirs */
 	const char *site = fw->kind == PY_FW_JAX ? fw->pkg_dir : path_dirname(ctx->arena, fw->pkg_dir);
+	struct py_proc proc;
+	py_proc_init(&proc, ctx);
 	struct py_object obj;
 	const char *obj_path = path_join(ctx->arena, site, loads->version);
 	const char *why = NULL;
-	bool have_obj = py_object_open(ctx, obj_path, &obj, &why);
+	bool have_obj = py_object_open(&proc, ctx, obj_path, &obj, &why);
 	if (!have_obj && why)
 		inventory_note(ctx, inv, obj_path, "%s: libraries resolved as a plain dlopen", why);
 	size_t cap = 0;
@@ -180,13 +183,23 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 			u->via = have_obj ? arena_printf(ctx->arena, "dlopen by %s", obj_path)
 					  : arena_printf(ctx->arena, "dlopen by %s", py_fw_kind_name(fw->kind));
 	}
-	for (size_t i = 0; i < fw->n_libs; i++)
-		fill_use(ctx, inv, env, &fw->libs[i], have_obj ? &obj : NULL);
-	/* the driver, as cudart loads it (dlopen("libcuda.so.1") from libcudart: no RUNPATH of its own) */
+	/* NEEDED entries are loaded first (at import), then the run-time loads, in this order */
+	size_t n_needed = fw->n_libs - n;
+	(void)n_needed;
+	struct loader_object *cudart = NULL;
+	for (size_t i = 0; i < fw->n_libs; i++) {
+		struct py_lib_use *u = &fw->libs[i];
+		bool needed = strncmp(u->via, "NEEDED", 6) == 0;
+		struct loader_object *got = NULL;
+		fill_use(ctx, inv, env, &proc, u, have_obj ? &obj : NULL, NULL, !needed, &got);
+		if (strncmp(u->name, "libcudart.so.", 13) == 0)
+			cudart = got;
+	}
+	/* the driver, as cudart loads it: dlopen("libcuda.so.1") from libcudart */
 	struct py_lib_use *drv = add_use(ctx, fw, &cap, "libcuda.so.1");
 	if (drv) {
-		drv->via = "dlopen by libcudart";
+		drv->via = cudart ? "dlopen by libcudart" : "dlopen";
 		drv->optional = true; /* reported by the driver checks, not as a framework library */
-		fill_use(ctx, inv, env, drv, NULL);
+		fill_use(ctx, inv, env, &proc, drv, NULL, cudart, true, NULL);
 	}
 }
