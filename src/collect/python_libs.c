@@ -10,6 +10,7 @@
 #include "collect/python.h"
 #include "collect/python_facts.h"
 #include "collect/python_resolve.h"
+#include "collect/arch.h"
 
 /* The wheel copy of a library: a wheel in this environment whose RECORD lists that file name. */
 static const struct py_wheel *wheel_with(const struct py_env *env, const char *name)
@@ -141,6 +142,33 @@ static void fill_use(struct cudx_ctx *ctx, const struct inventory *inv, const st
 	}
 }
 
+/* The GPU code the framework's object carries (its fat binaries), read only when there is a GPU to
+ * judge it against (--gpu or a detected one): libtorch_cuda.so is ~1 GB. */
+static void read_archs(struct cudx_ctx *ctx, struct inventory *inv, struct py_framework *fw,
+		       const char *obj_path)
+{
+	if (fw->n_archs || (inv->n_gpus == 0 && ctx->opt->n_gpus == 0))
+		return;
+	struct arch_inventory ai = { 0 };
+	arch_inventory_init(ctx, inv, &ai);
+	if (ai.n_gpus == 0)
+		return;
+	struct arch_file *af = arch_analyze_file(ctx, &ai, obj_path, NULL);
+	if (!af || af->error || af->summary.n_targets == 0)
+		return;
+	size_t cap = 0;
+	for (size_t i = 0; i < af->summary.n_targets; i++) {
+		const struct arch_target *t = &af->summary.targets[i];
+		const char *pre = t->kind == FATBIN_KIND_ELF ? "sm_" : t->kind == FATBIN_KIND_PTX ? "compute_" : NULL;
+		if (!pre)
+			continue;
+		char v[2] = { t->variant, 0 };
+		*ARENA_PUSH(ctx->arena, fw->archs, fw->n_archs, cap) =
+			arena_printf(ctx->arena, "%s%u%s", pre, t->sm, v);
+	}
+	fw->archs_source = arena_printf(ctx->arena, "fat binaries in %s", obj_path);
+}
+
 void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
 		     struct py_framework *fw)
 {
@@ -195,6 +223,8 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 		if (strncmp(u->name, "libcudart.so.", 13) == 0)
 			cudart = got;
 	}
+	if (have_obj)
+		read_archs(ctx, inv, fw, obj_path);
 	/* the driver, as cudart loads it: dlopen("libcuda.so.1") from libcudart */
 	struct py_lib_use *drv = add_use(ctx, fw, &cap, "libcuda.so.1");
 	if (drv) {

@@ -8,6 +8,7 @@
 #include "collect/python.h"
 #include "collect/python_facts.h"
 #include "collect/python_resolve.h"
+#include "arch/arch.h"
 #include "diag/rule.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
@@ -286,21 +287,20 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 }
 
 /* --- framework-gpu-arch --------------------------------------------------------------------- */
-/* SASS sm_XY runs on GPUs of the same major with minor >= Y; PTX compute_XY JIT-compiles for any
- * GPU of compute capability >= X.Y. */
+/* "sm_90a" / "compute_90": SASS runs within its family, PTX JIT-compiles upwards (src/arch/). */
 static bool arch_runs(const char *arch, int cc_major, int cc_minor)
 {
-	int cap = cc_major * 10 + cc_minor;
-	const char *digits = strncmp(arch, "sm_", 3) == 0 ? arch + 3
-			     : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
+	bool sass = strncmp(arch, "sm_", 3) == 0;
+	const char *digits = sass ? arch + 3 : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
 	if (!digits)
 		return true; /* not a spelling we know: no claim */
-	int v = atoi(digits);
-	if (v <= 0)
+	char *end;
+	long sm = strtol(digits, &end, 10);
+	if (sm <= 0 || sm > 10000)
 		return true;
-	if (arch[0] == 's')
-		return v / 10 == cc_major && v % 10 <= cc_minor;
-	return v <= cap;
+	char variant = *end == 'a' || *end == 'f' ? *end : 0;
+	return sass ? arch_sass_runs((uint32_t)sm, variant, cc_major, cc_minor)
+		    : arch_ptx_jits((uint32_t)sm, variant, cc_major, cc_minor);
 }
 
 static void check_gpu_arch(struct diag_ctx *d, const struct rule *self)

@@ -112,6 +112,22 @@ healthy_venv() {
 	[ "$(echo "$output" | mkpy_ids)" = "framework-gpu-arch framework-lib-missing" ]
 }
 
+@test "torch whose libtorch_cuda.so holds only sm_90 SASS (built by nvcc 13): framework-gpu-arch on sm_75 only" {
+	[ -x "$MKPY_CUDA/bin/nvcc" ] || skip "needs nvcc in $MKPY_CUDA/bin"
+	healthy_venv
+	mkpy_torch_gpu_code "$site" arch=compute_90,code=sm_90 || skip "nvcc could not build a shared object here"
+	run check_json --gpu sm_75
+	[ "$(echo "$output" | jq -r '.inventory.gpus[0].compute_capability')" != null ] ||
+		skip "--gpu gives no compute capability (kb_gpu_lookup, issue 2)"
+	[ "$(echo "$output" | mkpy_ids)" = "framework-gpu-arch" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-gpu-arch")')
+	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" == *"fat binaries in /home/u/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: sm_90"* ]]
+	# the shared cudart it was linked with is resolved through its RUNPATH into the wheel
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].libraries[] | select(.name=="libcudart.so.13") | .how')" = runpath ]
+	run check_json --gpu sm_90
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+}
+
 @test "a system cuDNN earlier on LD_LIBRARY_PATH than the wheel's: pip-nvidia-shadowed" {
 	healthy_venv 9.13.0.50 2.9.1+cu130
 	mkdir -p "$R/opt/cudnn/lib"
