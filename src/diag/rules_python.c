@@ -151,9 +151,15 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 		for (size_t i = 0; i < fw->n_reqs && !first; i++)
 			if (!fw->reqs[i].installed)
 				first = fw->reqs[i].name;
-		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s",
-					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
-					      first, missing + unpinned > 1 ? " and more" : "");
+		/* cuDNN is the one users look for: name it in the summary when it is among the missing */
+		for (size_t i = 0; i < fw->n_libs; i++)
+			if (!fw->libs[i].resolved && !fw->libs[i].optional &&
+			    strncmp(fw->libs[i].name, "libcudnn.so.", 12) == 0)
+				first = fw->libs[i].name;
+		size_t more = missing + unpinned - 1;
+		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s", py_fw_kind_name(fw->kind),
+					      fw->version ? fw->version : "?", first,
+					      more ? arena_printf(d->ctx->arena, " and %zu more", more) : "");
 		finding_subject(f, fw->pkg_dir);
 		finding_cause(f, "%s %s was built for CUDA %s and cuDNN %s and loads these libraries by name; "
 				 "the loader would not find %s on this system.",
