@@ -186,6 +186,7 @@ static json_t *fw_json(const struct py_framework *fw)
 	for (size_t i = 0; i < fw->n_archs; i++)
 		json_array_append_new(archs, json_string(fw->archs[i]));
 	json_object_set_new(o, "archs", archs);
+	json_object_set_new(o, "archs_source", jstr(fw->archs_source));
 	json_t *reqs = json_array();
 	for (size_t i = 0; i < fw->n_reqs; i++) {
 		const struct py_req *r = &fw->reqs[i];

@@ -10,6 +10,8 @@ load_fixture() {
 
 setup() {
 	load_fixture
+	command -v jq >/dev/null || skip "needs jq (Debian package jq)"
+	command -v "$MKPY_CC" >/dev/null || skip "needs a C compiler (cc or clang) to build the framework objects"
 	[ -r "$MKPY_CUDA/lib/libcudnn.so.9" ] || skip "needs the CUDA 13 toolkit with cuDNN 9 in $MKPY_CUDA"
 	R="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$R/usr/bin" "$R/etc" "$R/home/u"
