@@ -108,8 +108,8 @@ static void *open_from_snapshot_path(const char *lpath, const char *name, int fl
 		if (n < sizeof dir) {
 			memcpy(dir, p, n);
 			dir[n] = '\0';
-			snprintf(file, sizeof file, "%s/%s", n ? dir : ".", name);
-			if (access(file, R_OK) == 0) {
+			int w = snprintf(file, sizeof file, "%s/%s", n ? dir : ".", name);
+			if (w > 0 && (size_t)w < sizeof file && access(file, R_OK) == 0) {
 				void *h = dlopen(file, flags);
 				if (h)
 					return h;
