@@ -86,7 +86,7 @@ healthy_venv() {
 	site=$(mkpy_venv "$R" /home/u/tf 3.11)
 	mkpy_tf "$site" 2.15.0 12.2 8 \
 		'nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"' 'nvidia-cuda-runtime-cu12==12.2.140; extra == "and-cuda"'
-	for f in "$MKPY_CUDA"/lib/libcudnn.so.9 "$MKPY_CUDA"/lib/libcudnn_*.so.9; do
+	for f in $(mkpy_cudnn_files); do
 		mkpy_place "$f" "$R/usr/lib/x86_64-linux-gnu/$(basename "$f")"
 	done
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
@@ -133,7 +133,7 @@ healthy_venv() {
 @test "a system cuDNN earlier on LD_LIBRARY_PATH than the wheel's: pip-nvidia-shadowed" {
 	healthy_venv 9.13.0.50 2.9.1+cu130
 	mkdir -p "$R/opt/cudnn/lib"
-	for f in "$MKPY_CUDA"/lib/libcudnn.so.9 "$MKPY_CUDA"/lib/libcudnn_*.so.9; do
+	for f in $(mkpy_cudnn_files); do
 		b=$(basename "$f")
 		mkpy_place "$f" "$R/opt/cudnn/lib/$b.19.0"
 		ln -s "$b.19.0" "$R/opt/cudnn/lib/$b"
