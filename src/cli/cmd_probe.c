@@ -72,14 +72,14 @@ static int probe_cmd_run(struct cudx_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 
-	/* What the probe's rules need beside the probe: the driver (device nodes, kernel module),
-	 * the system (container?) and the libraries found (cudart copies to try). */
+	/* What the probe's rules need beside the probe: the driver (device nodes, kernel module) and
+	 * the system (container?). The library survey is left to `cudx check` (it reads every copy
+	 * of every library, most of the time of a check): the probe finds the cudarts the search
+	 * path gives, plus any named with --cudart. */
 	struct inventory inv;
 	memset(&inv, 0, sizeof inv);
 	collect_system(ctx, &inv);
 	collect_env(ctx, &inv);
-	collect_toolkits(ctx, &inv);
-	collect_libs(ctx, &inv);
 	collect_driver(ctx, &inv);
 	collect_gpus(ctx, &inv);
 

@@ -27,6 +27,19 @@ static const char *canon(struct cudx_ctx *ctx, const char *path)
 	return path_normalize(ctx->arena, path);
 }
 
+/* A Windows path from the environment ("C:\\Users\\u\\venv") as a path inside a root that is a
+ * copied C: drive ("/Users/u/venv"); other paths unchanged. */
+static const char *root_path(struct cudx_ctx *ctx, const char *p)
+{
+	if (ctx->os != OS_WINDOWS || !p || !p[0] || p[1] != ':')
+		return p;
+	char *q = arena_strdup(ctx->arena, p + 2);
+	for (char *c = q; *c; c++)
+		if (*c == '\\')
+			*c = '/';
+	return *q ? q : "/";
+}
+
 static struct py_env *find_env(struct python_inventory *py, const char *prefix)
 {
 	for (size_t i = 0; i < py->n_envs; i++)
@@ -77,7 +90,7 @@ static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const cha
 static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py, const char *prefix,
 			      const char *kind, const char *origin, bool active)
 {
-	const char *c = canon(ctx, prefix);
+	const char *c = canon(ctx, root_path(ctx, prefix));
 	struct py_env *env = find_env(py, c);
 	if (env) {
 		env->active |= active;
@@ -155,6 +168,7 @@ static void from_path(struct cudx_ctx *ctx, struct python_inventory *py)
 	static const char *const names[] = { "python3", "python", "python.exe" };
 	bool first = true;
 	for (size_t i = 0; i < n && i < 256; i++) {
+		dirs[i] = root_path(ctx, dirs[i]);
 		if (!dirs[i][0] || dirs[i][0] != '/')
 			continue; /* "" and relative entries depend on the cwd of the process */
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {

@@ -10,9 +10,7 @@
 #include "collect/python.h"
 #include "collect/python_facts.h"
 #include "collect/python_resolve.h"
-#include "fmt/elf.h"
-
-#define PY_MAX_OBJECT (1u << 30) /* libtorch_cuda.so is ~1 GB with its fat binaries */
+#include "collect/arch.h"
 
 /* The wheel copy of a library: a wheel in this environment whose RECORD lists that file name. */
 static const struct py_wheel *wheel_with(const struct py_env *env, const char *name)
@@ -29,12 +27,21 @@ static const struct py_wheel *wheel_of_path(struct cudx_ctx *ctx, const struct p
 					    const char *path)
 {
 	const char *dir = path_dirname(ctx->arena, path);
+	const char *base = path_basename(path);
+	const struct py_wheel *any = NULL;
 	for (size_t i = 0; i < env->n_wheels; i++) {
-		const char *ld = env->wheels[i].lib_dir;
-		if (ld && (strcmp(ld, dir) == 0 || strcmp(py_canon(ctx, ld), py_canon(ctx, dir)) == 0))
-			return &env->wheels[i];
+		const struct py_wheel *w = &env->wheels[i];
+		if (!w->lib_dir ||
+		    (strcmp(w->lib_dir, dir) != 0 && strcmp(py_canon(ctx, w->lib_dir), py_canon(ctx, dir)) != 0))
+			continue;
+		/* CUDA 13 wheels share nvidia/cu13/lib: the wheel that lists the file owns it */
+		for (size_t j = 0; j < w->n_libs; j++)
+			if (strcmp(w->libs[j], base) == 0)
+				return w;
+		if (!any)
+			any = w;
 	}
-	return NULL;
+	return any;
 }
 
 /* Best version of a copy found outside the wheels: the inventory's (the libs collector reads
@@ -105,13 +112,17 @@ static struct py_lib_use *add_use(struct cudx_ctx *ctx, struct py_framework *fw,
 }
 
 static void fill_use(struct cudx_ctx *ctx, const struct inventory *inv, const struct py_env *env,
-		     struct py_lib_use *u, const struct py_object *from)
+		     struct py_proc *proc, struct py_lib_use *u, const struct py_object *from,
+		     struct loader_object *from_lo, bool dlopen, struct loader_object **got)
 {
 	struct py_resolution r;
-	py_resolve(ctx, from, u->name, &r);
-	u->resolved = r.path;
+	py_resolve(proc, from, from_lo, u->name, dlopen, &r);
+	if (got)
+		*got = r.object;
+	/* the loader keeps the path as ld.so forms it (".../torch/lib/../../nvidia/..."): shown normalised */
+	u->resolved = r.path ? path_normalize(ctx->arena, r.path) : NULL;
 	u->how = r.how;
-	u->from = from ? from->path : NULL;
+	u->from = from_lo ? from_lo->path : from ? from->path : NULL;
 	const struct py_wheel *w = wheel_with(env, u->name);
 	if (w) {
 		u->wheel = w->name;
@@ -131,6 +142,33 @@ static void fill_use(struct cudx_ctx *ctx, const struct inventory *inv, const st
 	}
 }
 
+/* The GPU code the framework's object carries (its fat binaries), read only when there is a GPU to
+ * judge it against (--gpu or a detected one): libtorch_cuda.so is ~1 GB. */
+static void read_archs(struct cudx_ctx *ctx, struct inventory *inv, struct py_framework *fw,
+		       const char *obj_path)
+{
+	if (fw->n_archs || (inv->n_gpus == 0 && ctx->opt->n_gpus == 0))
+		return;
+	struct arch_inventory ai = { 0 };
+	arch_inventory_init(ctx, inv, &ai);
+	if (ai.n_gpus == 0)
+		return;
+	struct arch_file *af = arch_analyze_file(ctx, &ai, obj_path, NULL);
+	if (!af || af->error || af->summary.n_targets == 0)
+		return;
+	size_t cap = 0;
+	for (size_t i = 0; i < af->summary.n_targets; i++) {
+		const struct arch_target *t = &af->summary.targets[i];
+		const char *pre = t->kind == FATBIN_KIND_ELF ? "sm_" : t->kind == FATBIN_KIND_PTX ? "compute_" : NULL;
+		if (!pre)
+			continue;
+		char v[2] = { t->variant, 0 };
+		*ARENA_PUSH(ctx->arena, fw->archs, fw->n_archs, cap) =
+			arena_printf(ctx->arena, "%s%u%s", pre, t->sm, v);
+	}
+	fw->archs_source = arena_printf(ctx->arena, "fat binaries in %s", obj_path);
+}
+
 void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
 		     struct py_framework *fw)
 {
@@ -146,10 +184,12 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	int cudnn_major = cd ? atoi(cd) : 0;
 	/* pkg_dir is site-packages/<package>, except for JAX whose plugin spans several dirs */
 	const char *site = fw->kind == PY_FW_JAX ? fw->pkg_dir : path_dirname(ctx->arena, fw->pkg_dir);
+	struct py_proc proc;
+	py_proc_init(&proc, ctx);
 	struct py_object obj;
 	const char *obj_path = path_join(ctx->arena, site, loads->version);
 	const char *why = NULL;
-	bool have_obj = py_object_open(ctx, obj_path, &obj, &why);
+	bool have_obj = py_object_open(&proc, ctx, obj_path, &obj, &why);
 	if (!have_obj && why)
 		inventory_note(ctx, inv, obj_path, "%s: libraries resolved as a plain dlopen", why);
 	size_t cap = 0;
@@ -171,13 +211,25 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 			u->via = have_obj ? arena_printf(ctx->arena, "dlopen by %s", obj_path)
 					  : arena_printf(ctx->arena, "dlopen by %s", py_fw_kind_name(fw->kind));
 	}
-	for (size_t i = 0; i < fw->n_libs; i++)
-		fill_use(ctx, inv, env, &fw->libs[i], have_obj ? &obj : NULL);
-	/* the driver, as cudart loads it (dlopen("libcuda.so.1") from libcudart: no RUNPATH of its own) */
+	/* NEEDED entries are loaded first (at import), then the run-time loads, in this order */
+	size_t n_needed = fw->n_libs - n;
+	(void)n_needed;
+	struct loader_object *cudart = NULL;
+	for (size_t i = 0; i < fw->n_libs; i++) {
+		struct py_lib_use *u = &fw->libs[i];
+		bool needed = strncmp(u->via, "NEEDED", 6) == 0;
+		struct loader_object *got = NULL;
+		fill_use(ctx, inv, env, &proc, u, have_obj ? &obj : NULL, NULL, !needed, &got);
+		if (strncmp(u->name, "libcudart.so.", 13) == 0)
+			cudart = got;
+	}
+	if (have_obj)
+		read_archs(ctx, inv, fw, obj_path);
+	/* the driver, as cudart loads it: dlopen("libcuda.so.1") from libcudart */
 	struct py_lib_use *drv = add_use(ctx, fw, &cap, "libcuda.so.1");
 	if (drv) {
-		drv->via = "dlopen by libcudart";
+		drv->via = cudart ? "dlopen by libcudart" : "dlopen";
 		drv->optional = true; /* reported by the driver checks, not as a framework library */
-		fill_use(ctx, inv, env, drv, NULL);
+		fill_use(ctx, inv, env, &proc, drv, NULL, cudart, true, NULL);
 	}
 }

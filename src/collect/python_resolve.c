@@ -1,20 +1,11 @@
-/* See python_resolve.h. glibc's order for dlopen/NEEDED of a name without a slash:
- *   1. DT_RPATH of the caller, only when it has no DT_RUNPATH
- *   2. LD_LIBRARY_PATH (ignored for set-uid programs: not the case for python)
- *   3. DT_RUNPATH of the caller (for dlopen: the object that called dlopen)
- *   4. /etc/ld.so.cache
- *   5. the default directories
- * $ORIGIN expands to the directory of the caller as it was opened. Candidates that are not a
- * 64-bit ELF object are skipped, as ld.so skips them. */
+/* See python_resolve.h. Resolution itself is src/loader/'s; what is left here is the list of
+ * directories a search would try (RPATH unless RUNPATH, LD_LIBRARY_PATH, RUNPATH, $ORIGIN
+ * expanded), used only to show the other majors of a library that is not found. */
 #include <string.h>
 
 #include "collect/python_resolve.h"
-#include "fmt/elf.h"
-#include "fmt/ldcache.h"
 
 #define PY_MAX_SEARCH_DIRS 256
-#define PY_MAX_OBJECT_MAP (2ull << 30)
-#define PY_MAX_LDCACHE (64u << 20)
 
 const char *py_canon(struct cudx_ctx *ctx, const char *path)
 {
@@ -24,30 +15,65 @@ const char *py_canon(struct cudx_ctx *ctx, const char *path)
 	return path_normalize(ctx->arena, path);
 }
 
-bool py_object_open(struct cudx_ctx *ctx, const char *path, struct py_object *obj, const char **why)
+void py_proc_init(struct py_proc *p, struct cudx_ctx *ctx)
+{
+	struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env };
+	loader_init(&p->L, ctx->arena, &cfg);
+}
+
+bool py_object_open(struct py_proc *p, struct cudx_ctx *ctx, const char *path, struct py_object *obj,
+		    const char **why)
 {
 	memset(obj, 0, sizeof *obj);
 	obj->path = path;
 	*why = NULL;
-	struct mapped_file m;
-	int err = sysroot_map(&ctx->root, path, &m);
-	if (err) {
-		*why = arena_printf(ctx->arena, "%s", strerror(err));
+	if (!sysroot_exists(&ctx->root, path)) {
+		*why = "no such file";
 		return false;
 	}
-	struct elf_info info;
-	const char *perr = NULL;
-	bool ok = m.data.n <= PY_MAX_OBJECT_MAP && elf_parse(m.data, ctx->arena, &info, &perr);
-	sysroot_unmap(&m);
-	if (!ok) {
-		*why = arena_printf(ctx->arena, "not a readable ELF object (%s)", perr ? perr : "too large");
+	const char *err = NULL;
+	struct loader_object *lo = loader_open_object(&p->L, path, NULL, &err);
+	if (!lo) {
+		*why = arena_printf(ctx->arena, "not a readable ELF object (%s)", err ? err : "?");
 		return false;
 	}
-	obj->needed = info.needed;
-	obj->n_needed = info.n_needed;
-	obj->rpath = info.rpath;
-	obj->runpath = info.runpath;
+	obj->lo = lo;
+	obj->needed = lo->elf.needed;
+	obj->n_needed = lo->elf.n_needed;
+	obj->rpath = lo->elf.rpath;
+	obj->runpath = lo->elf.runpath;
 	return true;
+}
+
+static const char *how_text(enum loader_how h)
+{
+	switch (h) {
+	case LOADER_HOW_ALREADY_LOADED: return "already loaded";
+	case LOADER_HOW_PATH: return "path";
+	case LOADER_HOW_RPATH: return "rpath";
+	case LOADER_HOW_LD_LIBRARY_PATH: return "LD_LIBRARY_PATH";
+	case LOADER_HOW_RUNPATH: return "runpath";
+	case LOADER_HOW_LDCACHE: return "ld.so.cache";
+	case LOADER_HOW_DEFAULT: return "default dir";
+	default: return NULL;
+	}
+}
+
+void py_resolve(struct py_proc *p, const struct py_object *from, struct loader_object *from_lo,
+		const char *name, bool dlopen, struct py_resolution *out)
+{
+	memset(out, 0, sizeof *out);
+	struct loader_object *req = from_lo ? from_lo : from ? from->lo : NULL;
+	struct loader_result *r = loader_resolve(&p->L, name, req, dlopen);
+	if (!r)
+		return;
+	out->path = r->path;
+	out->how = how_text(r->how);
+	out->error = r->error;
+	out->object = r->object;
+	/* an already-loaded hit names the object's own path */
+	if (!out->path && r->object)
+		out->path = r->object->path;
 }
 
 struct search_dir {
@@ -91,69 +117,8 @@ static size_t search_dirs(struct cudx_ctx *ctx, const struct py_object *from, st
 	return n;
 }
 
-static bool usable(struct cudx_ctx *ctx, const char *path)
-{
-	struct mapped_file m;
-	if (sysroot_map(&ctx->root, path, &m) != 0)
-		return false;
-	int cls = 0;
-	uint16_t mach = 0;
-	bool ok = elf_ident(m.data, &cls, &mach) && cls == 64;
-	sysroot_unmap(&m);
-	return ok;
-}
-
 static const char *const default_dirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
 					    "/lib64", "/usr/lib64", "/lib", "/usr/lib" };
-
-static const char *ldcache_find(struct cudx_ctx *ctx, const char *name)
-{
-	struct mapped_file m;
-	if (sysroot_map(&ctx->root, "/etc/ld.so.cache", &m) != 0)
-		return NULL;
-	const char *hit = NULL;
-	struct ldcache c;
-	const char *err;
-	if (m.data.n <= PY_MAX_LDCACHE && ldcache_parse(m.data, ctx->arena, &c, &err)) {
-		const struct ldcache_entry *e = ldcache_lookup(&c, name, 64, 62 /* EM_X86_64 */);
-		if (e)
-			hit = e->path;
-	}
-	sysroot_unmap(&m);
-	return hit;
-}
-
-void py_resolve(struct cudx_ctx *ctx, const struct py_object *from, const char *name,
-		struct py_resolution *out)
-{
-	memset(out, 0, sizeof *out);
-	if (strchr(name, '/')) {
-		if (usable(ctx, name))
-			*out = (struct py_resolution){ name, "path" };
-		return;
-	}
-	struct search_dir dirs[PY_MAX_SEARCH_DIRS];
-	size_t n = search_dirs(ctx, from, dirs);
-	for (size_t i = 0; i < n; i++) {
-		const char *p = path_join(ctx->arena, dirs[i].dir, name);
-		if (usable(ctx, p)) {
-			*out = (struct py_resolution){ p, dirs[i].how };
-			return;
-		}
-	}
-	const char *c = ldcache_find(ctx, name);
-	if (c && usable(ctx, c)) {
-		*out = (struct py_resolution){ c, "ld.so.cache" };
-		return;
-	}
-	for (size_t i = 0; i < sizeof default_dirs / sizeof default_dirs[0]; i++) {
-		const char *p = path_join(ctx->arena, default_dirs[i], name);
-		if (usable(ctx, p)) {
-			*out = (struct py_resolution){ p, "default dir" };
-			return;
-		}
-	}
-}
 
 size_t py_other_majors(struct cudx_ctx *ctx, const struct py_object *from, const char *name,
 		       const char ***out)

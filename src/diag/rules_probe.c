@@ -232,7 +232,7 @@ static void emit_code_findings(struct diag_ctx *d, const struct rule *self)
 static const char *signal_desc(struct arena *a, int sig)
 {
 	const char *n = sigabbrev_np(sig);
-	return arena_printf(a, "signal %d%s%s", sig, n ? ", SIG" : "", n ? n : "");
+	return arena_printf(a, "crashed with signal %d%s%s%s", sig, n ? " (SIG" : "", n ? n : "", n ? ")" : "");
 }
 
 static const char *run_library(const struct probe_report *rep, const struct probe_run *r)
@@ -260,7 +260,7 @@ static void check_crashed(struct diag_ctx *d, const struct rule *self)
 		struct finding *f = rule_emit(d, self, "the %s probe of %s %s%s%s", r->stage, r->target, how,
 					      r->last_step ? " in " : "", r->last_step ? r->last_step : "");
 		finding_subject(f, lib ? lib : r->target);
-		finding_cause(f, "Vendor code %s while cudx's probe child was inside %s. A program that uses this "
+		finding_cause(f, "The vendor library %s while cudx's probe child was inside %s. A program that uses this "
 				 "library the same way dies the same way. The probe ran it in a separate process; "
 				 "everything else in this report is unaffected.",
 			      how, r->last_step ? r->last_step : "its first step");
@@ -404,6 +404,37 @@ static void check_unmapped(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* dlopen found the file but could not load it (undefined symbol, wrong ELF class, a dependency
+ * missing): unlike "not installed", this is a broken installation. */
+static void check_load_failed(struct diag_ctx *d, const struct rule *self)
+{
+	const struct probe_report *rep = d->inv->probe;
+	if (!rep || !rep->ran)
+		return;
+	for (size_t i = 0; i < rep->n_steps; i++) {
+		const struct probe_step *s = &rep->steps[i];
+		if (s->outcome != PROBE_MISSING || strncmp(s->name, "load ", 5) != 0 || !s->value ||
+		    probe_load_not_found(s->name, s->value))
+			continue;
+		const char *name = s->name + 5;
+		bool seen = false;
+		for (size_t k = 0; k < d->out->n; k++)
+			seen = seen || (strcmp(d->out->v[k].id, self->id) == 0 && d->out->v[k].subject &&
+					strcmp(d->out->v[k].subject, name) == 0);
+		if (seen)
+			continue;
+		struct finding *f = rule_emit(d, self, "%s is on the search path but cannot be loaded", name);
+		finding_subject(f, name);
+		finding_cause(f, "The dynamic loader found %s but failed to load it: %s. Every program that needs it "
+				 "fails the same way; the file is damaged, from another version than the libraries "
+				 "it depends on, or built for another machine.",
+			      name, s->value);
+		finding_evidence(f, "probe (%s stage): dlopen(\"%s\"): %s", s->stage, name, s->value);
+		finding_fix(f, "reinstall the package that provides %s (and the libraries it links against, with the same version)", name);
+		finding_fix(f, "cudx why %s shows where it is found and what it needs", name);
+	}
+}
+
 static const struct rule probe_rules[] = {
 	{ "probe-crashed", SEV_ERROR, check_crashed },
 	{ "probe-timeout", SEV_ERROR, check_timeout },
@@ -418,6 +449,7 @@ static const struct rule probe_rules[] = {
 	{ "ptx-too-new", SEV_ERROR, emit_code_findings },
 	{ "cudnn-cuda-mismatch", SEV_ERROR, check_cudnn_cuda },
 	{ "wrong-result", SEV_ERROR, check_wrong },
+	{ "probe-load-failed", SEV_ERROR, check_load_failed },
 	/* ids the error table points some codes to, owned by other families: the probe's
 	 * evidence joins their finding, or makes one */
 	{ "cudnn-mixed-versions", SEV_ERROR, emit_code_findings },

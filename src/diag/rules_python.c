@@ -8,6 +8,7 @@
 #include "collect/python.h"
 #include "collect/python_facts.h"
 #include "collect/python_resolve.h"
+#include "arch/arch.h"
 #include "diag/rule.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
@@ -150,9 +151,15 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 		for (size_t i = 0; i < fw->n_reqs && !first; i++)
 			if (!fw->reqs[i].installed)
 				first = fw->reqs[i].name;
-		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s",
-					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
-					      first, missing + unpinned > 1 ? " and more" : "");
+		/* cuDNN is the one users look for: name it in the summary when it is among the missing */
+		for (size_t i = 0; i < fw->n_libs; i++)
+			if (!fw->libs[i].resolved && !fw->libs[i].optional &&
+			    strncmp(fw->libs[i].name, "libcudnn.so.", 12) == 0)
+				first = fw->libs[i].name;
+		size_t more = missing + unpinned - 1;
+		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s", py_fw_kind_name(fw->kind),
+					      fw->version ? fw->version : "?", first,
+					      more ? arena_printf(d->ctx->arena, " and %zu more", more) : "");
 		finding_subject(f, fw->pkg_dir);
 		finding_cause(f, "%s %s was built for CUDA %s and cuDNN %s and loads these libraries by name; "
 				 "the loader would not find %s on this system.",
@@ -286,21 +293,20 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 }
 
 /* --- framework-gpu-arch --------------------------------------------------------------------- */
-/* SASS sm_XY runs on GPUs of the same major with minor >= Y; PTX compute_XY JIT-compiles for any
- * GPU of compute capability >= X.Y. */
+/* "sm_90a" / "compute_90": SASS runs within its family, PTX JIT-compiles upwards (src/arch/). */
 static bool arch_runs(const char *arch, int cc_major, int cc_minor)
 {
-	int cap = cc_major * 10 + cc_minor;
-	const char *digits = strncmp(arch, "sm_", 3) == 0 ? arch + 3
-			     : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
+	bool sass = strncmp(arch, "sm_", 3) == 0;
+	const char *digits = sass ? arch + 3 : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
 	if (!digits)
 		return true; /* not a spelling we know: no claim */
-	int v = atoi(digits);
-	if (v <= 0)
+	char *end;
+	long sm = strtol(digits, &end, 10);
+	if (sm <= 0 || sm > 10000)
 		return true;
-	if (arch[0] == 's')
-		return v / 10 == cc_major && v % 10 <= cc_minor;
-	return v <= cap;
+	char variant = *end == 'a' || *end == 'f' ? *end : 0;
+	return sass ? arch_sass_runs((uint32_t)sm, variant, cc_major, cc_minor)
+		    : arch_ptx_jits((uint32_t)sm, variant, cc_major, cc_minor);
 }
 
 static void check_gpu_arch(struct diag_ctx *d, const struct rule *self)

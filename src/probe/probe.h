@@ -113,6 +113,9 @@ void probe_run(struct arena *a, const struct probe_options *o, struct probe_repo
 const char *probe_fact_get(const struct probe_report *rep, const char *stage, const char *target,
 			   const char *key);
 const char *probe_outcome_name(enum probe_outcome o);
+/* A failed "load NAME" step's dlerror() says NAME is simply not installed (vs. found but broken,
+ * or a dependency of it missing). */
+bool probe_load_not_found(const char *step_name, const char *dlerror_text);
 const char *probe_run_end_name(enum probe_run_end e);
 
 /* The report as text (`cudx probe`, and the probe section of `cudx check`). */

@@ -44,7 +44,16 @@ bool probe_cudart_ready(struct probe_child *c, struct probe_cudart *rt, char *fi
 	}
 	int n = 0;
 	char v[32];
-	double t0 = probe_begin(c, "cudaGetDeviceCount");
+	double t0;
+	if (rt->driver_version) { /* 0 here tells "no libcuda at all" from "libcuda too old" */
+		t0 = probe_begin(c, "cudaDriverGetVersion");
+		int rc = rt->driver_version(&n);
+		snprintf(v, sizeof v, "%d", n);
+		if (probe_code(c, "cudaDriverGetVersion", t0, rc, v))
+			probe_fact(c, "driver_cuda_version", "%d", n);
+		n = 0;
+	}
+	t0 = probe_begin(c, "cudaGetDeviceCount");
 	int rc = rt->device_count(&n);
 	snprintf(v, sizeof v, "%d", n);
 	return probe_code(c, "cudaGetDeviceCount", t0, rc, v) && n > 0;

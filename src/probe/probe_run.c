@@ -263,21 +263,19 @@ void probe_run(struct arena *a, const struct probe_options *o, struct probe_repo
 	if (st & PROBE_STAGE_NVML)
 		run_stage(&p, "nvml", "libnvidia-ml.so.1", NULL, NULL, probe_stage_nvml);
 
-	/* Which runtime, cuBLAS and cuDNN libraries the system's search finds: loaded (not called)
-	 * in one child, so that the same file reached by two names is tested once. */
+	/* Which runtimes the system's search finds: loaded (not called) in one child, so that the
+	 * same file reached by two names, or also found by the collectors, is tested once. cuBLAS
+	 * and cuDNN are not located first: loading cuBLAS alone takes a good part of a second, and
+	 * a child whose library is not installed costs a few milliseconds. */
 	const struct kb_lib **rt, **blas, **dnn;
 	size_t n_rt = kb_names(a, "cudart", &rt), n_blas = kb_names(a, "cublas", &blas),
 	       n_dnn = kb_names(a, "cudnn", &dnn);
-	const char **cands = arena_calloc(a, n_rt + n_blas + n_dnn + 1, sizeof *cands);
+	const char **cands = arena_calloc(a, n_rt + 1, sizeof *cands);
 	size_t nc = 0;
 	for (size_t i = 0; i < n_rt && !o->n_cudarts; i++)
 		cands[nc++] = rt[i]->name;
-	for (size_t i = 0; i < n_blas; i++)
-		cands[nc++] = blas[i]->name;
-	for (size_t i = 0; i < n_dnn; i++)
-		cands[nc++] = dnn[i]->name;
 	bool located = false;
-	if (nc && (st & (PROBE_STAGE_RUNTIME | PROBE_STAGE_CUBLAS | PROBE_STAGE_CUDNN))) {
+	if (nc && (st & PROBE_STAGE_RUNTIME)) {
 		struct probe_run *r = run_stage(&p, "locate", "search path", NULL, cands, probe_stage_locate);
 		located = r->end == PROBE_RUN_DONE;
 	}
@@ -316,8 +314,6 @@ void probe_run(struct arena *a, const struct probe_options *o, struct probe_repo
 
 	if (st & PROBE_STAGE_CUBLAS)
 		for (size_t i = 0; i < n_blas; i++) {
-			if (located && !found_path(rep, blas[i]->name))
-				continue;
 			int major = blas[i]->cuda_major ? blas[i]->cuda_major : blas[i]->major;
 			run_stage(&p, "cublas", blas[i]->name, cudart_for_major(a, major), NULL,
 				  probe_stage_cublas);
@@ -329,8 +325,6 @@ void probe_run(struct arena *a, const struct probe_options *o, struct probe_repo
 			helpers[i] = arena_printf(a, "%d=%s", rt[i]->cuda_major ? rt[i]->cuda_major : rt[i]->major,
 						  rt[i]->name);
 		for (size_t i = 0; i < n_dnn; i++) {
-			if (located && !found_path(rep, dnn[i]->name))
-				continue;
 			run_stage(&p, "cudnn", dnn[i]->name, NULL, helpers, probe_stage_cudnn);
 		}
 	}

@@ -29,3 +29,15 @@ const char *probe_run_end_name(enum probe_run_end e)
 					     "not-started" };
 	return (unsigned)e < sizeof names / sizeof names[0] ? names[e] : "?";
 }
+
+bool probe_load_not_found(const char *step_name, const char *dlerror_text)
+{
+	/* glibc: "NAME: cannot open shared object file: No such file or directory", naming the
+	 * library asked for; a missing dependency names the dependency instead */
+	if (!dlerror_text || strncmp(step_name, "load ", 5) != 0)
+		return false;
+	const char *name = step_name + 5;
+	size_t n = strlen(name);
+	return strncmp(dlerror_text, name, n) == 0 &&
+	       strcmp(dlerror_text + n, ": cannot open shared object file: No such file or directory") == 0;
+}

@@ -15,20 +15,20 @@ static const char *or_q(const char *s)
 static void text_lib(FILE *out, const struct cudx_ctx *ctx, const struct py_lib_use *u)
 {
 	if (!u->resolved) {
-		fprintf(out, "      %-22s %snot found%s", u->name, u->optional ? "" : style_red(ctx),
+		fprintf(out, "        %-22s %snot found%s", u->name, u->optional ? "" : style_red(ctx),
 			style_reset(ctx));
 		for (size_t k = 0; k < u->n_others && k < 3; k++)
 			fprintf(out, "%s %s", k ? "," : " (other majors:", u->others[k]);
 		fprintf(out, "%s\n", u->n_others ? ")" : "");
 		return;
 	}
-	fprintf(out, "      %-22s %s  [%s", u->name, u->resolved, or_q(u->how));
+	fprintf(out, "        %-22s %s  [%s", u->name, u->resolved, or_q(u->how));
 	if (u->version)
 		fprintf(out, ", %s from %s", u->version, or_q(u->version_source));
 	fprintf(out, "]\n");
 	if (u->wheel_copy && strcmp(u->wheel_copy, u->resolved) != 0 &&
 	    !(u->version && u->wheel_version && strcmp(u->version, u->wheel_version) == 0))
-		fprintf(out, "      %-22s %s! the %s wheel's copy is %s (%s)%s\n", "", style_yellow(ctx),
+		fprintf(out, "        %-22s %s! the %s wheel's copy is %s (%s)%s\n", "", style_yellow(ctx),
 			u->wheel, u->wheel_copy, or_q(u->wheel_version), style_reset(ctx));
 }
 
@@ -186,6 +186,7 @@ static json_t *fw_json(const struct py_framework *fw)
 	for (size_t i = 0; i < fw->n_archs; i++)
 		json_array_append_new(archs, json_string(fw->archs[i]));
 	json_object_set_new(o, "archs", archs);
+	json_object_set_new(o, "archs_source", jstr(fw->archs_source));
 	json_t *reqs = json_array();
 	for (size_t i = 0; i < fw->n_reqs; i++) {
 		const struct py_req *r = &fw->reqs[i];

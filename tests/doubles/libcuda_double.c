@@ -25,6 +25,11 @@ int cuDriverGetVersion(int *v)
 int cuInit(unsigned flags)
 {
 	(void)flags;
+	if (double_is("CUDX_DOUBLE_CHATTER", "1")) {
+		printf("double libcuda chatter on stdout\n");
+		fprintf(stderr, "double libcuda chatter on stderr\n");
+		fflush(stdout);
+	}
 	if (double_is("CUDX_DOUBLE_CRASH", "segv"))
 		raise(SIGSEGV);
 	if (double_is("CUDX_DOUBLE_CRASH", "abort"))

@@ -1,0 +1,230 @@
+#!/usr/bin/env bats
+# Frameworks in Python environments, checked from files only: synthetic site-packages trees laid
+# out as pip lays them out, holding the real CUDA 13 libraries of /usr/local/cuda and Debian's
+# driver 535 libcuda. Each scenario asserts the exact set of python-family finding ids.
+
+load_fixture() {
+	# shellcheck source=../fixtures/python/mkpy.sh
+	source "${CUDX_SRC:-$BATS_TEST_DIRNAME/../..}/tests/fixtures/python/mkpy.sh"
+}
+
+setup() {
+	load_fixture
+	command -v jq >/dev/null || skip "needs jq (Debian package jq)"
+	command -v "$MKPY_CC" >/dev/null || skip "needs a C compiler (cc or clang) to build the framework objects"
+	[ -r "$MKPY_CUDA/lib/libcudnn.so.9" ] || skip "needs the CUDA 13 toolkit with cuDNN 9 in $MKPY_CUDA"
+	R="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$R/usr/bin" "$R/etc" "$R/home/u"
+	: >"$R/usr/bin/python3.11"
+}
+
+check_json() { "$CUDX" check --no-probe --root "$R" --env "$R.env" --json "$@"; }
+
+# torch 2.9.1+cu130 with the CUDA 13 wheels it pins, in a venv
+healthy_venv() {
+	local cudnn=${1:-9.19.0.56} torch=${2:-2.9.1+cu130}
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_cu13_wheels "$site" "$cudnn"
+	mkpy_torch "$site" "$torch" 13.0 \
+		'nvidia-cuda-runtime==13.0.96; platform_system == "Linux"' \
+		'nvidia-cublas==13.1.0.3; platform_system == "Linux"' \
+		"nvidia-cudnn-cu13==$cudnn; platform_system == \"Linux\"" \
+		'triton==3.5.1; platform_system == "Linux"'
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin "$@"
+}
+
+@test "torch cu130 with its wheels: healthy, libraries resolved into the wheels via RUNPATH" {
+	healthy_venv
+	run check_json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0]')
+	[ "$(echo "$fw" | jq -r .cuda)" = "13.0" ]
+	[ "$(echo "$fw" | jq -r .cudnn)" = "9.19.0.56" ]
+	cudnn=$(echo "$fw" | jq -c '.libraries[] | select(.name=="libcudnn.so.9")')
+	[ "$(echo "$cudnn" | jq -r .how)" = "runpath" ]
+	[ "$(echo "$cudnn" | jq -r .resolved)" = "/home/u/venv/lib/python3.11/site-packages/nvidia/cudnn/lib/libcudnn.so.9" ]
+	[ "$(echo "$fw" | jq -r '.libraries[] | select(.name=="libcudart.so.13") | .version')" = "13.0.96" ]
+	# triton is not an nvidia-* pin: not a requirement cudx checks
+	[ "$(echo "$fw" | jq -r '.requires | length')" = "3" ]
+	run "$CUDX" check --no-probe --root "$R" --env "$R.env"
+	[[ "$output" == *"PyTorch 2.9.1+cu130 (torch)"* ]]
+	[[ "$output" == *"built for      CUDA 13.0 (torch/version.py)"* ]]
+	[[ "$output" == *"pip wheels bring their own CUDA runtime"* ]]
+}
+
+@test "torch cu130 with a simulated 580 driver: no finding; with 535: framework-driver-too-old" {
+	healthy_venv
+	run check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	run check_json --driver 535.309.01
+	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old" ]
+}
+
+@test "torch built for CUDA 13 with driver 535's libcuda in the tree: framework-driver-too-old" {
+	pkg="$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01"
+	[ -r "$pkg" ] || skip "needs Debian package libcuda1 in $CUDX_PKG_CACHE (tests/fixtures/fetch-nvidia-debs.sh)"
+	healthy_venv
+	mkpy_place "$pkg" "$R/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01"
+	ln -s nvidia/current/libcuda.so.535.309.01 "$R/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+	run check_json
+	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-driver-too-old")')
+	[[ "$(echo "$f" | jq -r .summary)" == *"needs driver >= 580"* ]]
+	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" == *"535.309.01"* ]]
+}
+
+@test "torch +cpu: torch-cpu-build, nothing else" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_torch "$site" 2.9.1+cpu None
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv
+	run check_json
+	[ "$(echo "$output" | mkpy_ids)" = "torch-cpu-build" ]
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cpu_only')" = "true" ]
+}
+
+@test "TF 2.15 (CUDA 12.2, cuDNN 8.9) with only cuDNN 9 on the system: framework-lib-missing" {
+	site=$(mkpy_venv "$R" /home/u/tf 3.11)
+	mkpy_tf "$site" 2.15.0 12.2 8 \
+		'nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"' 'nvidia-cuda-runtime-cu12==12.2.140; extra == "and-cuda"'
+	for f in $(mkpy_cudnn_files); do
+		mkpy_place "$f" "$R/usr/lib/x86_64-linux-gnu/$(basename "$f")"
+	done
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
+	run check_json
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
+	[[ "$ev" == *"libcudnn.so.8: not found"* ]]
+	[[ "$ev" == *"only another major exists: /usr/lib/x86_64-linux-gnu/libcudnn.so.9"* ]]
+	# the and-cuda extra is not installed: its pins are not demanded
+	[[ "$ev" != *"Requires-Dist"* ]]
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[0].frameworks[0]')
+	[ "$(echo "$fw" | jq -r .cuda_source)" = "tensorflow/python/platform/build_info.py" ]
+	[ "$(echo "$fw" | jq -r '.archs | join(" ")')" = "sm_50 sm_60 sm_70 sm_80 compute_90" ]
+}
+
+@test "TF 2.15 GPU code vs the GPU: sm_35 has none (framework-gpu-arch), sm_86 runs sm_80 SASS" {
+	site=$(mkpy_venv "$R" /home/u/tf 3.11)
+	mkpy_tf "$site" 2.15.0 12.2 8
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
+	run check_json --gpu sm_86
+	[ "$(echo "$output" | jq -r '.inventory.gpus[0].compute_capability')" != null ] ||
+		skip "--gpu sm_86 gives no compute capability (kb_gpu_lookup, issue 2)"
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	run check_json --gpu sm_35
+	[ "$(echo "$output" | mkpy_ids)" = "framework-gpu-arch framework-lib-missing" ]
+}
+
+@test "torch whose libtorch_cuda.so holds only sm_90 SASS (built by nvcc 13): framework-gpu-arch on sm_75 only" {
+	[ -x "$MKPY_CUDA/bin/nvcc" ] || skip "needs nvcc in $MKPY_CUDA/bin"
+	healthy_venv
+	mkpy_torch_gpu_code "$site" arch=compute_90,code=sm_90 || skip "nvcc could not build a shared object here"
+	run check_json --gpu sm_75
+	[ "$(echo "$output" | jq -r '.inventory.gpus[0].compute_capability')" != null ] ||
+		skip "--gpu gives no compute capability (kb_gpu_lookup, issue 2)"
+	[ "$(echo "$output" | mkpy_ids)" = "framework-gpu-arch" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-gpu-arch")')
+	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" == *"fat binaries in /home/u/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: sm_90"* ]]
+	# the shared cudart it was linked with is resolved through its RUNPATH into the wheel
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].libraries[] | select(.name=="libcudart.so.13") | .how')" = runpath ]
+	run check_json --gpu sm_90
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+}
+
+@test "a system cuDNN earlier on LD_LIBRARY_PATH than the wheel's: pip-nvidia-shadowed" {
+	healthy_venv 9.13.0.50 2.9.1+cu130
+	mkdir -p "$R/opt/cudnn/lib"
+	for f in $(mkpy_cudnn_files); do
+		b=$(basename "$f")
+		mkpy_place "$f" "$R/opt/cudnn/lib/$b.19.0"
+		ln -s "$b.19.0" "$R/opt/cudnn/lib/$b"
+	done
+	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
+	run check_json
+	# 9.19 is newer than the 9.13 torch was built with: shadowed, but not a cuDNN mismatch
+	[ "$(echo "$output" | mkpy_ids)" = "pip-nvidia-shadowed" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="pip-nvidia-shadowed")')
+	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" == *"would load: /opt/cudnn/lib/libcudnn.so.9 via LD_LIBRARY_PATH, version 9.19.0"* ]]
+	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"Remove /opt/cudnn/lib from LD_LIBRARY_PATH"* ]]
+}
+
+@test "an older system cuDNN shadows the wheel torch pins: framework-cudnn-mismatch and pip-nvidia-shadowed" {
+	# torch 2.12 cu130 pins nvidia-cudnn-cu13==9.20.0.48 (compat-facts 6a); the system copy is 9.19
+	healthy_venv 9.20.0.48 2.12.0+cu130
+	mkdir -p "$R/opt/cudnn/lib"
+	mkpy_place "$MKPY_CUDA/lib/libcudnn.so.9" "$R/opt/cudnn/lib/libcudnn.so.9.19.0"
+	ln -s libcudnn.so.9.19.0 "$R/opt/cudnn/lib/libcudnn.so.9"
+	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
+	run check_json
+	[ "$(echo "$output" | mkpy_ids)" = "framework-cudnn-mismatch pip-nvidia-shadowed" ]
+	s=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-cudnn-mismatch") | .summary')
+	[[ "$s" == *"built with cuDNN 9.20.0.48 but would load cuDNN 9.19.0"* ]]
+}
+
+@test "a conda env and a venv side by side: both found, each with its own frameworks" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_torch "$site" 2.9.1+cpu None
+	csite=$(mkpy_conda "$R" /home/u/miniconda3/envs/ml 3.12)
+	mkpy_cu13_wheels "$csite"
+	mkpy_torch "$csite" 2.9.1+cu130 13.0 'nvidia-cudnn-cu13==9.19.0.56; platform_system == "Linux"'
+	mkdir -p "$R/home/u/.conda"
+	printf '/home/u/miniconda3/envs/ml\n/home/u/miniconda3/envs/deleted\n' >"$R/home/u/.conda/environments.txt"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv
+	run check_json
+	[ "$(echo "$output" | mkpy_ids)" = "torch-cpu-build" ]
+	envs=$(echo "$output" | jq -c '[.inventory.python.environments[] | {prefix, kind, n: (.frameworks | length)}]')
+	[[ "$envs" == *'{"prefix":"/home/u/venv","kind":"venv","n":1}'* ]]
+	[[ "$envs" == *'{"prefix":"/home/u/miniconda3/envs/ml","kind":"conda","n":1}'* ]]
+	[[ "$envs" != *"deleted"* ]]
+	conda=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.kind=="conda") | .frameworks[0]')
+	[ "$(echo "$conda" | jq -r '.libraries[] | select(.name=="libcudnn.so.9") | .resolved')" = \
+	  "/home/u/miniconda3/envs/ml/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9" ]
+}
+
+@test "bad input: broken METADATA, unexpected version.py, unreadable envs: notes, no crash" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_cu13_wheels "$site"
+	mkpy_torch "$site" 2.9.1+cu130 13.0
+	head -c 4096 "$MKPY_CUDA/lib/libcudart.so.13" >"$site/torch-2.9.1+cu130.dist-info/METADATA"
+	site2=$(mkpy_venv "$R" /home/u/odd 3.11)
+	mkpy_torch "$site2" 2.5.0 13.0
+	printf "__version__ = '2.5.0'\ncuda = _get_cuda_version()\n" >"$site2/torch/version.py"
+	mkdir -p "$R/home/u/loop/lib/python3.11"
+	ln -s site-packages "$R/home/u/loop/lib/python3.11/site-packages.tmp"
+	ln -s site-packages.tmp "$R/home/u/loop/lib/python3.11/site-packages"
+	: >"$R/home/u/afile"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/gone CONDA_PREFIX=/home/u/afile
+	run "$CUDX" check --no-probe --root "$R" --env "$R.env" --python /home/u/venv --python /home/u/odd \
+		--python /home/u/loop --json
+	[ "$status" -le 1 ]
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	py=$(echo "$output" | jq -c .inventory.python)
+	[[ "$py" == *"METADATA: binary data (NUL bytes) where text metadata was expected"* ]]
+	[[ "$py" == *"torch/version.py: cuda = _get_cuda_version() (not a literal cudx reads)"* ]]
+	[[ "$py" == *"cannot read /home/u/gone: No such file or directory"* ]]
+	[[ "$py" == *"/home/u/afile is not a directory"* ]]
+	[ "$(echo "$py" | jq -r '.environments[] | select(.prefix=="/home/u/loop") | .problem')" = \
+	  "no site-packages directory under this prefix" ]
+	# the first torch still resolves its libraries; the second is not claimed to be a CPU build
+	[ "$(echo "$py" | jq -r '.environments[] | select(.prefix=="/home/u/odd") | .frameworks[0].cpu_only')" = "false" ]
+	run "$CUDX" check --no-probe --root "$R" --env "$R.env" --python /home/u/odd
+	[ "$status" -le 1 ]
+	[[ "$output" == *"no CUDA build information"* ]]
+}
+
+@test "TensorFlow 2.15 on native Windows: tf-windows-native-gpu; 2.10 is fine" {
+	mkdir -p "$R/Windows/System32" "$R/Python311/Lib/site-packages"
+	site="$R/Python311/Lib/site-packages"
+	mkpy_dist "$site" tensorflow 2.15.0 'tensorflow-intel==2.15.0; platform_system == "Windows"'
+	mkpy_dist "$site" tensorflow_intel 2.15.0
+	mkdir -p "$site/tensorflow"
+	printf 'Path=C:\\Python311;C:\\Python311\\Scripts;C:\\Windows\\System32\r\n' >"$R.env"
+	: >"$R/Python311/python.exe"
+	run "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
+	[ "$(echo "$output" | mkpy_ids)" = "tf-windows-native-gpu" ]
+	rm -rf "$site"/tensorflow*
+	mkpy_dist "$site" tensorflow_gpu 2.10.0
+	mkdir -p "$site/tensorflow"
+	run "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cuda')" = "11.2" ]
+}

@@ -1,0 +1,223 @@
+/* The probe family's rules over synthetic probe reports: the context that tells one cause from
+ * another for the same code, the cause a NOT_INITIALIZED handle inherits, crashes, and merging
+ * into a finding another family already made. Codes are named by the real knowledge base. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diag/rule.h"
+#include "probe/probe.h"
+
+struct fixture {
+	struct arena a;
+	struct options opt;
+	struct cudx_ctx ctx;
+	struct inventory inv;
+	struct probe_report rep;
+	struct findings fs;
+	struct device_node nodes[2];
+};
+
+static struct fixture *fixture_new(void)
+{
+	static struct fixture f;
+	memset(&f, 0, sizeof f);
+	arena_init(&f.a);
+	options_defaults(&f.opt);
+	f.ctx.arena = &f.a;
+	f.ctx.opt = &f.opt;
+	f.ctx.os = OS_LINUX;
+	const char env[] = "PATH=/usr/bin\n";
+	envsnap_parse(&f.ctx.env, &f.a, span_make(env, sizeof env - 1), "test");
+	f.inv.probe = &f.rep;
+	f.rep.ran = true;
+	f.nodes[0] = (struct device_node){ .path = "/dev/nvidiactl", .exists = true };
+	f.nodes[1] = (struct device_node){ .path = "/dev/nvidia-uvm", .exists = false };
+	f.inv.driver.nodes = f.nodes;
+	f.inv.driver.n_nodes = 2;
+	findings_init(&f.fs, &f.a);
+	return &f;
+}
+
+static void step(struct fixture *f, const char *stage, const char *target, const char *name, const char *api,
+		 long code)
+{
+	struct probe_step *s = ARENA_PUSH(&f->a, f->rep.steps, f->rep.n_steps, f->rep.cap_steps);
+	s->stage = stage;
+	s->target = target;
+	s->name = name;
+	s->api = api;
+	s->has_code = true;
+	s->code = code;
+	s->outcome = code ? PROBE_FAILED : PROBE_OK;
+	s->library = arena_printf(&f->a, "/lib/%s", target);
+}
+
+static void fact(struct fixture *f, const char *stage, const char *target, const char *key, const char *value)
+{
+	struct probe_fact *x = ARENA_PUSH(&f->a, f->rep.facts, f->rep.n_facts, f->rep.cap_facts);
+	*x = (struct probe_fact){ stage, target, key, value };
+}
+
+static void diagnose(struct fixture *f)
+{
+	struct diag_ctx d = { .ctx = &f->ctx, .inv = &f->inv, .out = &f->fs };
+	for (size_t r = 0; r < rules_probe.n_rules; r++)
+		rules_probe.rules[r].check(&d, &rules_probe.rules[r]);
+}
+
+static size_t count(const struct fixture *f, const char *id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->fs.n; i++)
+		n += strcmp(f->fs.v[i].id, id) == 0;
+	return n;
+}
+
+static bool evidence_has(const struct fixture *f, const char *id, const char *needle)
+{
+	const struct finding *x = findings_find(&f->fs, id);
+	for (size_t i = 0; x && i < x->n_evidence; i++)
+		if (strstr(x->evidence[i], needle))
+			return true;
+	return false;
+}
+
+static void insufficient_driver_vs_no_driver(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	fact(f, "runtime", "libcudart.so.13", "driver_cuda_version", "12020");
+	fact(f, "runtime", "libcudart.so.13", "runtime_version", "13000");
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 35);
+	diagnose(f);
+	assert_int_equal(count(f, "driver-too-old"), 1);
+	assert_int_equal(count(f, "no-driver"), 0);
+	assert_true(evidence_has(f, "driver-too-old", "cudaRuntimeGetVersion = 13000 (CUDA 13.0)"));
+	arena_free(&f->a);
+
+	/* the same code with cudaDriverGetVersion = 0: no libcuda at all */
+	f = fixture_new();
+	fact(f, "runtime", "libcudart.so.13", "driver_cuda_version", "0");
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 35);
+	diagnose(f);
+	assert_int_equal(count(f, "no-driver"), 1);
+	assert_int_equal(count(f, "driver-too-old"), 0);
+	arena_free(&f->a);
+}
+
+static void unknown_error_needs_missing_uvm(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 999);
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 1);
+	arena_free(&f->a);
+
+	f = fixture_new();
+	f->nodes[1].exists = true; /* /dev/nvidia-uvm is there: 999 has no known cause */
+	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 999);
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 0);
+	assert_int_equal(count(f, "probe-step-failed"), 1);
+	arena_free(&f->a);
+}
+
+static void not_initialized_takes_the_runtime_cause(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	step(f, "cublas", "libcublas.so.13", "cublasCreate", "cublas", 1);
+	step(f, "cublas", "libcublas.so.13", "cudaGetDeviceCount", "cudart", 34);
+	diagnose(f);
+	assert_int_equal(count(f, "stub-libcuda"), 1);
+	assert_int_equal(count(f, "probe-step-failed"), 0);
+	assert_true(evidence_has(f, "stub-libcuda", "cublasCreate returned 1"));
+	arena_free(&f->a);
+
+	/* with nothing after it to explain it, it is shown as an unexplained failure */
+	f = fixture_new();
+	step(f, "cublas", "libcublas.so.13", "cublasCreate", "cublas", 1);
+	diagnose(f);
+	assert_int_equal(count(f, "probe-step-failed"), 1);
+	arena_free(&f->a);
+}
+
+static void crash_and_timeout(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	struct probe_run *r = ARENA_PUSH(&f->a, f->rep.runs, f->rep.n_runs, f->rep.cap_runs);
+	*r = (struct probe_run){ .stage = "driver", .target = "libcuda.so.1", .end = PROBE_RUN_CRASHED,
+				 .signal = 11, .last_step = "cuInit" };
+	r = ARENA_PUSH(&f->a, f->rep.runs, f->rep.n_runs, f->rep.cap_runs);
+	*r = (struct probe_run){ .stage = "nvml", .target = "libnvidia-ml.so.1", .end = PROBE_RUN_TIMEOUT,
+				 .last_step = "nvmlInit" };
+	diagnose(f);
+	assert_int_equal(count(f, "probe-crashed"), 1);
+	assert_int_equal(count(f, "probe-timeout"), 1);
+	assert_non_null(strstr(findings_find(&f->fs, "probe-crashed")->summary, "crashed with signal 11 (SIGSEGV) in cuInit"));
+	assert_non_null(strstr(findings_find(&f->fs, "probe-timeout")->summary, "stuck in nvmlInit"));
+	arena_free(&f->a);
+}
+
+static void joins_another_familys_finding(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	finding_add(&f->fs, "driver-too-old", SEV_ERROR, "seen in the files");
+	fact(f, "runtime", "libcudart.so.13", "driver_cuda_version", "12020");
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 35);
+	diagnose(f);
+	assert_int_equal(count(f, "driver-too-old"), 1);
+	assert_string_equal(findings_find(&f->fs, "driver-too-old")->summary, "seen in the files");
+	assert_true(evidence_has(f, "driver-too-old", "probe: "));
+	arena_free(&f->a);
+}
+
+static void cudnn_for_another_cuda_major(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	fact(f, "runtime", "libcudart.so.13", "runtime_version", "13000");
+	fact(f, "cudnn", "libcudnn.so.9", "cudart_version", "12080");
+	diagnose(f);
+	assert_int_equal(count(f, "cudnn-cuda-mismatch"), 1);
+	arena_free(&f->a);
+
+	f = fixture_new();
+	fact(f, "runtime", "libcudart.so.13", "runtime_version", "13000");
+	fact(f, "cudnn", "libcudnn.so.9", "cudart_version", "13010");
+	diagnose(f);
+	assert_int_equal(count(f, "cudnn-cuda-mismatch"), 0);
+	arena_free(&f->a);
+}
+
+static void not_run_means_silent(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	f->rep.ran = false;
+	f->rep.not_run = "--no-probe";
+	diagnose(f);
+	assert_int_equal(f->fs.n, 0);
+	arena_free(&f->a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(insufficient_driver_vs_no_driver),
+		cmocka_unit_test(unknown_error_needs_missing_uvm),
+		cmocka_unit_test(not_initialized_takes_the_runtime_cause),
+		cmocka_unit_test(crash_and_timeout),
+		cmocka_unit_test(joins_another_familys_finding),
+		cmocka_unit_test(cudnn_for_another_cuda_major),
+		cmocka_unit_test(not_run_means_silent),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
