@@ -82,8 +82,14 @@ static void emit_why(struct diag_ctx *d, const struct rule *self, struct edge_ct
 
 static void edge_not_found(struct diag_ctx *d, const struct rule *self, struct edge_ctx *e)
 {
-	if (!e->r->object)
-		emit_why(d, self, e, self->id);
+	if (e->r->object)
+		return;
+	/* a missing driver library (libcuda.so.1, libnvidia-ml.so.1) is the driver family's finding
+	 * (no-driver, or normal in an image the container runtime completes) */
+	const struct kb_lib *k = kb_lib_classify(e->r->name, d->ctx->os);
+	if (k && k->family && strcmp(k->family, "driver") == 0)
+		return;
+	emit_why(d, self, e, self->id);
 }
 
 static void edge_versions(struct diag_ctx *d, const struct rule *self, struct edge_ctx *e)
