@@ -77,7 +77,15 @@ static void check_no_kernel_image(struct diag_ctx *d, const struct rule *self)
 			struct finding *fd = rule_emit(d, self, "%s has no kernel image for %s", lib_name(f),
 						       gpu_desc(a, gpu));
 			finding_subject(fd, f->path);
-			if (driver_only)
+			if (j->sparse)
+				finding_cause(fd,
+					      "%s was built for other GPUs: only %zu of its %zu fat binaries have code that "
+					      "runs on %s (a GPU it was built for gets %zu). The kernels it actually uses "
+					      "almost certainly fail with \"no kernel image is available for execution on "
+					      "the device\" (cudaErrorNoKernelImageForDevice, 209).",
+					      lib_name(f), j->modules_native + j->modules_jit, j->modules, gpu->label,
+					      j->reference_native);
+			else if (driver_only)
 				finding_cause(fd,
 					      "%s carries no machine code (SASS) that runs on %s, and its PTX is too new "
 					      "for the driver to JIT-compile. Every kernel launch fails with "
