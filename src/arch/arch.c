@@ -221,9 +221,12 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 	for (size_t c = 0; c < f->n_containers; c++) {
 		const struct fatbin_container *ct = &f->containers[c];
 		const struct fatbin_entry *sass = NULL, *ptx = NULL;
+		bool loadable = false, ltoir = false;
 		/* first_entry + n_entries <= n_entries by construction of the scan */
 		for (uint32_t k = 0; k < ct->n_entries; k++) {
 			const struct fatbin_entry *e = &f->entries[ct->first_entry + k];
+			loadable |= e->kind == FATBIN_KIND_ELF || e->kind == FATBIN_KIND_PTX;
+			ltoir |= e->kind == FATBIN_KIND_LTOIR;
 			if (e->kind == FATBIN_KIND_ELF) {
 				if (arch_sass_runs(e->sm, e->variant, cc_major, cc_minor)) {
 					if (!sass || e->sm > sass->sm)
@@ -238,6 +241,10 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 				if (!ptx || e->sm > ptx->sm)
 					ptx = e;
 			}
+		}
+		if (!loadable && ltoir) {
+			out->modules_ltoir_only++;
+			continue;
 		}
 		if (sass) {
 			out->modules_native++;

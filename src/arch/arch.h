@@ -84,6 +84,9 @@ struct arch_judgement {
 	size_t modules, modules_native, modules_jit, modules_none;
 	/* modules that have JIT-able PTX but whose PTX ISA the driver is too old for */
 	size_t modules_jit_driver_too_old;
+	/* modules holding only LTO-IR: linked at run time by nvJitLink (cuFFT callbacks), never
+	 * loaded by the driver as they are; not counted as native, JIT or none */
+	size_t modules_ltoir_only;
 	/* evidence */
 	const struct fatbin_entry *best_sass;   /* the SASS picked for this GPU (highest usable), or NULL */
 	const struct fatbin_entry *best_ptx;    /* highest usable PTX, or NULL */

@@ -40,8 +40,8 @@ static const char *toolkit_range(struct arena *a, const struct arch_gpu *g)
 	if (!s || !s->added)
 		return NULL;
 	if (s->removed)
-		return arena_printf(a, "CUDA %s up to (not including) %s", s->added, s->removed);
-	return arena_printf(a, "CUDA %s or newer", s->added);
+		return arena_printf(a, "CUDA >= %s and < %s", s->added, s->removed);
+	return arena_printf(a, "CUDA >= %s", s->added);
 }
 
 static void driver_evidence(struct finding *fd, struct arena *a, const struct arch_inventory *ai,
@@ -210,7 +210,7 @@ static void check_gpu_unsupported_by_toolkit(struct diag_ctx *d, const struct ru
 			if (range)
 				finding_fix(fd, "use %s to build for %s", range, gpu->label);
 			if (s->fact.source)
-				finding_evidence(fd, "source of the target dates: %s%s", s->fact.source,
+				finding_evidence(fd, "knowledge-base sources (docs/kb.md): %s%s", s->fact.source,
 						 s->fact.unconfirmed ? " (unconfirmed)" : "");
 		}
 	}

@@ -194,6 +194,15 @@ static void test_verdict_table(void **state)
 	assert_false(j.sparse);
 	arena_free(&x.a);
 
+	/* LTO-IR-only modules (cuFFT) are neither loadable nor missing code */
+	fake_init(&x);
+	fake_module(&x, (struct img[]){ SASS(86, 0) }, 1);
+	fake_module(&x, (struct img[]){ { FATBIN_KIND_LTOIR, 75, 0, 0, 0 } }, 1);
+	assert_int_equal(judge(&x, "sm_86", NULL, &j), ARCH_NATIVE);
+	assert_int_equal(j.modules_ltoir_only, 1);
+	assert_int_equal(j.modules_none, 0);
+	arena_free(&x.a);
+
 	/* no fat binary at all */
 	fake_init(&x);
 	assert_int_equal(judge(&x, "sm_86", NULL, &j), ARCH_NO_GPU_CODE);
