@@ -101,7 +101,7 @@ static void check_no_kernel_image(struct diag_ctx *d, const struct rule *self)
 					      lib_name(f), gpu->label);
 			code_evidence(fd, a, f);
 			finding_evidence(fd, "GPU: %s, from %s", gpu_desc(a, gpu), gpu->source ? gpu->source : "?");
-			if (j->nearest_sass) {
+			if (j->nearest_sass && !j->sparse) {
 				char t[48];
 				finding_evidence(fd, "nearest SASS in the file: %s",
 						 fatbin_target_name(j->nearest_sass, t, sizeof t));
