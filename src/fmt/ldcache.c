@@ -98,8 +98,8 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, struct l
 	size_t n = 0;
 	for (uint32_t i = 0; i < nlibs; i++) {
 		uint64_t b = NEW_HEADER + (uint64_t)i * NEW_ENTRY;
-		uint32_t fl, key, value, osv;
-		uint64_t hwcap;
+		uint32_t fl = 0, key = 0, value = 0, osv = 0;
+		uint64_t hwcap = 0;
 		span_u32le(nf, b, &fl);
 		span_u32le(nf, b + 4, &key);
 		span_u32le(nf, b + 8, &value);
@@ -164,7 +164,7 @@ bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const
 	size_t n = 0;
 	for (uint32_t i = 0; i < nlibs; i++) {
 		uint64_t b = 16 + (uint64_t)i * OLD_ENTRY;
-		uint32_t fl, key, value;
+		uint32_t fl = 0, key = 0, value = 0;
 		span_u32le(file, b, &fl);
 		span_u32le(file, b + 4, &key);
 		span_u32le(file, b + 8, &value);

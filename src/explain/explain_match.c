@@ -1,0 +1,370 @@
+/* The pattern matcher: see explain_match.h for the syntax and the cost bound. The scanner hands
+ * it lines whose blank runs are already collapsed to one space, so literals compare with memcmp
+ * against the lower-cased copy. */
+#include <ctype.h>
+#include <string.h>
+
+#include "explain/explain_match.h"
+
+static const struct {
+	const char *name;
+	enum explain_item_kind kind;
+} cap_types[] = {
+	{ "lib", EI_LIB }, { "dll", EI_DLL }, { "num", EI_NUM },   { "ver", EI_VER },   { "sm", EI_SM },
+	{ "word", EI_WORD }, { "name", EI_NAME }, { "text", EI_TEXT }, { "*", EI_ANY },
+};
+
+static bool is_gap(enum explain_item_kind k)
+{
+	return k == EI_TEXT || k == EI_ANY;
+}
+
+int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
+			    const char **err)
+{
+	memset(p, 0, sizeof *p);
+	size_t n = strlen(src);
+	char *lit = arena_alloc(a, n + 1);
+	size_t ll = 0;
+	*err = NULL;
+
+#define FLUSH_LIT()                                                                   \
+	do {                                                                          \
+		if (ll) {                                                             \
+			if (p->n_items == EXPLAIN_MAX_ITEMS) {                        \
+				*err = "too many items";                              \
+				return -1;                                            \
+			}                                                             \
+			lit[ll] = 0;                                                  \
+			p->items[p->n_items++] = (struct explain_item){ EI_LIT,       \
+				arena_strndup(a, lit, ll), ll, NULL };                \
+			ll = 0;                                                       \
+		}                                                                     \
+	} while (0)
+
+	for (size_t i = 0; i < n;) {
+		char c = src[i];
+		if (c == '{' && i + 1 < n && src[i + 1] == '{') {
+			lit[ll++] = '{';
+			i += 2;
+			continue;
+		}
+		if (c == '{') {
+			const char *close = strchr(src + i, '}');
+			if (!close) {
+				*err = "unclosed '{'";
+				return -1;
+			}
+			size_t len = (size_t)(close - (src + i + 1));
+			const char *body = src + i + 1;
+			const char *colon = memchr(body, ':', len);
+			size_t tlen = colon ? (size_t)(colon - body) : len;
+			enum explain_item_kind kind = EI_LIT;
+			const char *tname = NULL;
+			for (size_t t = 0; t < sizeof cap_types / sizeof cap_types[0]; t++)
+				if (strlen(cap_types[t].name) == tlen &&
+				    strncmp(cap_types[t].name, body, tlen) == 0) {
+					kind = cap_types[t].kind;
+					tname = cap_types[t].name;
+				}
+			if (kind == EI_LIT) {
+				*err = "unknown capture type";
+				return -1;
+			}
+			FLUSH_LIT();
+			if (p->n_items && is_gap(kind) && is_gap(p->items[p->n_items - 1].kind)) {
+				*err = "two gaps in a row";
+				return -1;
+			}
+			if (p->n_items == EXPLAIN_MAX_ITEMS) {
+				*err = "too many items";
+				return -1;
+			}
+			const char *key = colon ? arena_strndup(a, colon + 1, len - tlen - 1) : tname;
+			if (kind != EI_ANY) {
+				if (p->n_caps == EXPLAIN_MAX_CAPS) {
+					*err = "too many captures";
+					return -1;
+				}
+				p->n_caps++;
+			}
+			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key };
+			i += len + 2;
+			continue;
+		}
+		if (isspace((unsigned char)c)) {
+			/* one space stands for any blank run (the scanner collapsed the input's) */
+			if (ll == 0 || lit[ll - 1] != ' ')
+				lit[ll++] = ' ';
+			i++;
+			continue;
+		}
+		lit[ll++] = (char)tolower((unsigned char)c);
+		i++;
+	}
+	FLUSH_LIT();
+#undef FLUSH_LIT
+	if (p->n_items == 0) {
+		*err = "empty pattern";
+		return -1;
+	}
+	for (size_t i = 0; i < p->n_items; i++)
+		if (p->items[i].kind == EI_LIT && p->items[i].lit_len > p->anchor_len) {
+			p->anchor = p->items[i].lit;
+			p->anchor_len = p->items[i].lit_len;
+		}
+	return 0;
+}
+
+long explain_find_lc(struct span lc, size_t from, const char *needle, size_t nlen)
+{
+	if (nlen == 0)
+		return from <= lc.n ? (long)from : -1;
+	long long r = span_find(lc, from, needle, nlen);
+	return r < 0 ? -1 : (long)r;
+}
+
+static bool cls_name(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-';
+}
+static bool cls_lib(unsigned char c)
+{
+	return cls_name(c) || c == '/';
+}
+static bool cls_word(unsigned char c)
+{
+	return isalnum(c) || c == '_';
+}
+
+static bool has_sub_lc(const uint8_t *p, size_t n, const char *sub)
+{
+	size_t m = strlen(sub);
+	for (size_t i = 0; i + m <= n; i++)
+		if (memcmp(p + i, sub, m) == 0)
+			return true;
+	return false;
+}
+
+/* Read a typed token at pos. Returns its length (0 = no token); *val gets a normalised copy when
+ * it differs from the raw bytes (version tuples). */
+static size_t read_token(enum explain_item_kind kind, struct span line, struct span lc, size_t pos,
+			 struct arena *a, const char **val)
+{
+	const uint8_t *s = line.p + pos, *l = lc.p + pos;
+	size_t room = line.n - pos, k = 0;
+	if (room > EXPLAIN_CAP_MAX + 1)
+		room = EXPLAIN_CAP_MAX + 1;
+	*val = NULL;
+	switch (kind) {
+	case EI_LIB:
+		while (k < room && cls_lib(s[k]))
+			k++;
+		while (k && (s[k - 1] == '.' || s[k - 1] == '-')) /* sentence end, not the name */
+			k--;
+		return k <= EXPLAIN_CAP_MAX && has_sub_lc(l, k, ".so") ? k : 0;
+	case EI_DLL:
+		while (k < room && cls_name(s[k]))
+			k++;
+		while (k > 4 && memcmp(l + k - 4, ".dll", 4) != 0 && (s[k - 1] == '.' || s[k - 1] == '-'))
+			k--;
+		return k <= EXPLAIN_CAP_MAX && k > 4 && memcmp(l + k - 4, ".dll", 4) == 0 ? k : 0;
+	case EI_NUM:
+		if (k < room && s[k] == '-')
+			k++;
+		while (k < room && isdigit(s[k]))
+			k++;
+		return k <= EXPLAIN_CAP_MAX && k && isdigit(s[k - 1]) ? k : 0;
+	case EI_VER: {
+		if (room && s[0] == '(') { /* Python tuple: (8, 5, 0) */
+			char buf[64];
+			size_t bl = 0;
+			k = 1;
+			while (k < room && k < 48 && (isdigit(s[k]) || s[k] == ',' || s[k] == ' ')) {
+				if (isdigit(s[k]))
+					buf[bl++] = (char)s[k];
+				else if (s[k] == ',' && bl && buf[bl - 1] != '.')
+					buf[bl++] = '.';
+				k++;
+			}
+			if (k >= room || s[k] != ')' || bl == 0 || buf[bl - 1] == '.')
+				return 0;
+			*val = arena_strndup(a, buf, bl);
+			return k + 1;
+		}
+		while (k < room && isdigit(s[k])) {
+			while (k < room && isdigit(s[k]))
+				k++;
+			if (k + 1 < room && s[k] == '.' && isdigit(s[k + 1]))
+				k++;
+		}
+		return k <= EXPLAIN_CAP_MAX ? k : 0;
+	}
+	case EI_SM:
+		if (room >= 3 && memcmp(l, "sm_", 3) == 0)
+			k = 3;
+		else if (room >= 8 && memcmp(l, "compute_", 8) == 0)
+			k = 8;
+		{
+			size_t d = k;
+			while (k < room && isdigit(s[k]))
+				k++;
+			if (k == d)
+				return 0;
+			if (k + 1 < room && s[k] == '.' && isdigit(s[k + 1]))
+				k += 2;
+			if (k < room && (l[k] == 'a' || l[k] == 'f') && !(k + 1 < room && cls_word(s[k + 1])))
+				k++;
+		}
+		return k <= EXPLAIN_CAP_MAX ? k : 0;
+	case EI_WORD:
+		while (k < room && cls_word(s[k]))
+			k++;
+		return k <= EXPLAIN_CAP_MAX ? k : 0;
+	case EI_NAME:
+		while (k < room && cls_name(s[k]))
+			k++;
+		while (k && s[k - 1] == '.')
+			k--;
+		return k <= EXPLAIN_CAP_MAX ? k : 0;
+	default:
+		return 0;
+	}
+}
+
+static bool token_class(enum explain_item_kind kind, unsigned char c)
+{
+	switch (kind) {
+	case EI_LIB:
+		return cls_lib(c);
+	case EI_DLL:
+	case EI_NAME:
+		return cls_name(c);
+	case EI_NUM:
+	case EI_VER:
+	case EI_SM:
+	case EI_WORD:
+		return cls_word(c);
+	default:
+		return false;
+	}
+}
+
+/* Match items [b, e) (no gaps) anchored at pos. Returns the end offset or -1. Captures go to
+ * caps[*nc...]; on failure *nc is restored by the caller. */
+static long match_block(const struct explain_pattern *p, size_t b, size_t e, struct span line,
+			struct span lc, size_t pos, struct arena *a, struct explain_capture *caps,
+			size_t *nc)
+{
+	for (size_t i = b; i < e; i++) {
+		const struct explain_item *it = &p->items[i];
+		if (it->kind == EI_LIT) {
+			if (line.n - pos < it->lit_len || memcmp(lc.p + pos, it->lit, it->lit_len) != 0)
+				return -1;
+			pos += it->lit_len;
+			continue;
+		}
+		const char *val;
+		size_t k = read_token(it->kind, line, lc, pos, a, &val);
+		if (k == 0)
+			return -1;
+		if (*nc < EXPLAIN_MAX_CAPS)
+			caps[(*nc)++] = (struct explain_capture){
+				it->key, val ? val : arena_strndup(a, (const char *)line.p + pos, k)
+			};
+		pos += k;
+	}
+	return (long)pos;
+}
+
+bool explain_pattern_match(const struct explain_pattern *p, struct span line, struct span lc,
+			   struct arena *a, struct explain_capture *caps, size_t *n_caps)
+{
+	*n_caps = 0;
+	if (p->anchor && explain_find_lc(lc, 0, p->anchor, p->anchor_len) < 0)
+		return false;
+	size_t cursor = 0, i = 0;
+	const struct explain_item *gap = NULL; /* the gap before the current block */
+	while (i < p->n_items) {
+		if (is_gap(p->items[i].kind)) {
+			gap = &p->items[i++];
+			if (i == p->n_items) { /* trailing gap: the rest of the line */
+				if (gap->kind == EI_TEXT && *n_caps < EXPLAIN_MAX_CAPS) {
+					size_t len = line.n - cursor;
+					if (len > EXPLAIN_CAP_MAX)
+						len = EXPLAIN_CAP_MAX;
+					caps[(*n_caps)++] = (struct explain_capture){
+						gap->key, arena_strndup(a, (const char *)line.p + cursor, len)
+					};
+				}
+				return true;
+			}
+			continue;
+		}
+		size_t e = i;
+		while (e < p->n_items && !is_gap(p->items[e].kind))
+			e++;
+		const struct explain_item *first = &p->items[i];
+		size_t gap_slot = *n_caps;
+		if (gap && gap->kind == EI_TEXT)
+			(*n_caps)++; /* reserve: filled once the block's start is known */
+		long end = -1;
+		size_t s = cursor;
+		while (s <= line.n) {
+			if (first->kind == EI_LIT) {
+				long f = explain_find_lc(lc, s, first->lit, first->lit_len);
+				if (f < 0)
+					break;
+				s = (size_t)f;
+			} else if (s > 0 && s < line.n && token_class(first->kind, line.p[s - 1]) &&
+				   token_class(first->kind, line.p[s])) {
+				s++; /* a typed capture starts at a token boundary */
+				continue;
+			}
+			size_t nc = *n_caps;
+			end = match_block(p, i, e, line, lc, s, a, caps, &nc);
+			if (end >= 0) {
+				*n_caps = nc;
+				break;
+			}
+			s++;
+		}
+		if (end < 0)
+			return false;
+		if (gap && gap->kind == EI_TEXT) {
+			size_t len = s - cursor;
+			if (len > EXPLAIN_CAP_MAX)
+				len = EXPLAIN_CAP_MAX;
+			caps[gap_slot] = (struct explain_capture){
+				gap->key, arena_strndup(a, (const char *)line.p + cursor, len)
+			};
+		}
+		cursor = (size_t)end;
+		gap = NULL;
+		i = e;
+	}
+	return true;
+}
+
+bool explain_glob(const char *g, const char *s)
+{
+	/* iterative wildcard match with one back-track point: O(|g| * |s|) at worst */
+	const char *star = NULL, *ss = NULL;
+	while (*s) {
+		if (*g == '*') {
+			star = g++;
+			ss = s;
+		} else if (*g && (*g == '?' || tolower((unsigned char)*g) == tolower((unsigned char)*s))) {
+			g++;
+			s++;
+		} else if (star) {
+			g = star + 1;
+			s = ++ss;
+		} else {
+			return false;
+		}
+	}
+	while (*g == '*')
+		g++;
+	return *g == 0;
+}

@@ -1,0 +1,81 @@
+/* A small pattern matcher for error messages, used instead of <regex.h> (mingw has none) and
+ * because a message catalogue needs only a little: literal fragments, typed captures and gaps.
+ *
+ * Syntax (case-insensitive, ASCII):
+ *   text        literal; one space in the pattern matches one or more blanks in the input
+ *   {lib}       an ELF library name or path containing ".so" (libcudnn.so.8, /x/libcuda.so.1)
+ *   {dll}       a DLL file name (cudnn_cnn_infer64_8.dll)
+ *   {num}       an integer, optionally negative
+ *   {ver}       a dotted version (8.5.0, 12.4) or a Python tuple "(8, 5, 0)", stored as "8.5.0"
+ *   {sm}        an architecture: sm_86, compute_86, sm_121a, 8.6 or 86
+ *   {word}      [A-Za-z0-9_]+
+ *   {name}      [A-Za-z0-9_.+-]+ (symbol or file name)
+ *   {text}      any text up to the next literal (or to the end of the line), captured
+ *   {*}         any text up to the next literal, not captured
+ *   {type:key}  the same, stored under "key" instead of the type name
+ *   {{          a literal '{'
+ * Typed captures are greedy and never backtrack; {text} and {*} are lazy. The pattern is
+ * unanchored: it may start anywhere in the line.
+ *
+ * Cost: each block of anchored items (between gaps) is tried at every start position, and a typed
+ * capture reads at most EXPLAIN_CAP_MAX bytes, so one match costs O(line * pattern) with a small
+ * constant: linear in the input for a fixed catalogue. Nothing recurses. */
+#ifndef CUDX_EXPLAIN_MATCH_H
+#define CUDX_EXPLAIN_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/arena.h"
+#include "util/span.h"
+
+#define EXPLAIN_CAP_MAX 512 /* longest typed capture or stored gap text */
+#define EXPLAIN_MAX_CAPS 8  /* captures per pattern */
+#define EXPLAIN_MAX_ITEMS 32
+
+enum explain_item_kind {
+	EI_LIT,
+	EI_LIB,
+	EI_DLL,
+	EI_NUM,
+	EI_VER,
+	EI_SM,
+	EI_WORD,
+	EI_NAME,
+	EI_TEXT, /* gap, captured */
+	EI_ANY,  /* gap, not captured */
+};
+
+struct explain_item {
+	enum explain_item_kind kind;
+	const char *lit; /* EI_LIT: lower-cased literal (NUL-terminated) */
+	size_t lit_len;
+	const char *key; /* capture name */
+};
+
+struct explain_pattern {
+	struct explain_item items[EXPLAIN_MAX_ITEMS];
+	size_t n_items;
+	size_t n_caps;
+	const char *anchor; /* longest literal, lower-cased: a cheap pre-filter */
+	size_t anchor_len;
+};
+
+struct explain_capture {
+	const char *key;
+	const char *value; /* arena copy, normalised ({ver} tuples as dotted) */
+};
+
+/* Compile src. Returns 0, or -1 with *err set to a static message. */
+int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
+			    const char **err);
+/* Match p against line (lower-cased copy in lc, same length). On a match, fills caps (at most
+ * EXPLAIN_MAX_CAPS, values allocated from a) and returns true. */
+bool explain_pattern_match(const struct explain_pattern *p, struct span line, struct span lc,
+			   struct arena *a, struct explain_capture *caps, size_t *n_caps);
+/* Case-insensitive glob ('*' any run, '?' one char) over a capture value; used for row guards. */
+bool explain_glob(const char *glob, const char *s);
+/* Find needle (already lower-case) in the lower-cased hay; -1 when absent. */
+long explain_find_lc(struct span lc, size_t from, const char *needle, size_t nlen);
+
+#endif

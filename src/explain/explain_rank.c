@@ -1,0 +1,383 @@
+/* Rank the causes of a recognised message against the machine.
+ *
+ * A cause is CONFIRMED when the findings of the rules (check, why, arch, probe, frameworks,
+ * windows) contain its finding id: its evidence and fix then come from that finding. It is
+ * RULED_OUT when a machine check of the table below contradicts it (e.g. "no driver" while a
+ * driver is loaded here). The rest keep the catalogue's order: the first is LIKELY, the others
+ * POSSIBLE, each with what to run where the message happened. This assumes the message came from
+ * this machine (or the --root/--env/--pid given); when the machine contradicts the message
+ * itself, r->elsewhere says so. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain/explain_rank.h"
+#include "fmt/version.h"
+
+const char *explain_conf_name(enum explain_conf c)
+{
+	static const char *const names[] = { "high", "medium", "low", "ruled-out" };
+	return names[c];
+}
+
+static void add_fact(struct arena *a, struct explain_result *r, const char *k, const char *v)
+{
+	if (!v || !*v || explain_fact_get(r, k))
+		return;
+	*ARENA_PUSH(a, r->facts, r->n_facts, r->cap_facts) = (struct explain_fact){ k, v };
+}
+
+const char *explain_fact_get(const struct explain_result *r, const char *key)
+{
+	for (size_t i = 0; i < r->n_facts; i++)
+		if (strcmp(r->facts[i].key, key) == 0)
+			return r->facts[i].value;
+	return NULL;
+}
+
+/* Case-insensitive helpers of our own: mingw lacks strcasestr. */
+static bool ci_eq(const char *a, const char *b)
+{
+	while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*b))
+		a++, b++;
+	return *a == 0 && *b == 0;
+}
+
+static bool ci_has(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++) {
+		size_t i = 0;
+		while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *b = p;
+	for (const char *s = p; *s; s++)
+		if (*s == '/' || *s == '\\')
+			b = s + 1;
+	return b;
+}
+
+/* "libcudnn.so.8.9.2" -> "8"; "libcuda.so" -> NULL */
+static const char *so_major(struct arena *a, const char *name)
+{
+	const char *so = strstr(name, ".so.");
+	if (!so || !isdigit((unsigned char)so[4]))
+		return NULL;
+	size_t n = 0;
+	while (isdigit((unsigned char)so[4 + n]))
+		n++;
+	return arena_strndup(a, so + 4, n);
+}
+
+/* "cudnn_ops_infer64_8.dll" -> "8", "cublas64_12.dll" -> "12", "cudart64_110.dll" -> "11" (CUDA
+ * 11.0: three digits are major and minor) */
+static const char *dll_major(struct arena *a, const char *name)
+{
+	const char *us = strrchr(name, '_');
+	if (!us)
+		return NULL;
+	size_t n = 0;
+	while (isdigit((unsigned char)us[1 + n]))
+		n++;
+	if (n == 0 || n > 4 || !ci_eq(us + 1 + n, ".dll"))
+		return NULL;
+	return arena_strndup(a, us + 1, n == 3 ? 2 : n);
+}
+
+void explain_facts(struct arena *a, const struct explain_hit *hit, struct explain_result *r)
+{
+	for (size_t i = 0; i < hit->n_caps; i++)
+		add_fact(a, r, hit->caps[i].key, hit->caps[i].value);
+	const char *lib = explain_hit_get(hit, "lib"), *dll = explain_hit_get(hit, "dll");
+	if (lib) {
+		add_fact(a, r, "library", base_name(lib));
+		add_fact(a, r, "libmajor", so_major(a, base_name(lib)));
+	}
+	if (dll) {
+		add_fact(a, r, "library", dll);
+		add_fact(a, r, "libmajor", dll_major(a, dll));
+	}
+	const char *path = explain_hit_get(hit, "path");
+	if (path && !lib && !dll)
+		add_fact(a, r, "library", base_name(path));
+}
+
+/* Fill {key} placeholders from the facts; a missing fact reads as a neutral word. */
+static const char *fill(struct arena *a, const struct explain_result *r, const char *tmpl)
+{
+	static const struct {
+		const char *key, *dflt;
+	} dflt[] = {
+		{ "lib", "the library" },     { "dll", "the DLL" },         { "libmajor", "required" },
+		{ "found", "an older version" }, { "built", "the build's version" },
+		{ "cuda", "the required CUDA" },
+	};
+	char *out = arena_strdup(a, "");
+	const char *s = tmpl;
+	while (*s) {
+		const char *open = strchr(s, '{');
+		const char *close = open ? strchr(open, '}') : NULL;
+		if (!open || !close) {
+			out = arena_printf(a, "%s%s", out, s);
+			break;
+		}
+		char *key = arena_strndup(a, open + 1, (size_t)(close - open - 1));
+		const char *v = explain_fact_get(r, key);
+		if (v && (strcmp(key, "lib") == 0))
+			v = explain_fact_get(r, "library");
+		for (size_t i = 0; !v && i < sizeof dflt / sizeof dflt[0]; i++)
+			if (strcmp(dflt[i].key, key) == 0)
+				v = dflt[i].dflt;
+		out = arena_printf(a, "%s%.*s%s", out, (int)(open - s), s, v ? v : key);
+		s = close + 1;
+	}
+	return out;
+}
+
+static void push_str(struct arena *a, const char ***v, size_t *n, size_t *cap, const char *s)
+{
+	if (*n < 32)
+		*ARENA_PUSH(a, *v, *n, *cap) = s;
+}
+
+/* ---- machine checks that contradict a cause (rule_out column) ---------------------------- */
+
+/* Whether a copy was found on a loader search path (rather than only somewhere on disk). */
+static bool origin_on_path(const char *origin)
+{
+	static const char *const on_path[] = { "ld.so.cache", "LD_LIBRARY_PATH", "default",
+					       "PATH", "System32", "application", "RUNPATH", "RPATH" };
+	if (!origin)
+		return false;
+	for (size_t i = 0; i < sizeof on_path / sizeof on_path[0]; i++)
+		if (strstr(origin, on_path[i]))
+			return true;
+	return false;
+}
+
+static const struct lib_file *find_lib(const struct inventory *inv, const char *name, bool on_path)
+{
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (l->broken_link || l->is_stub)
+			continue;
+		bool same = (l->name && ci_eq(l->name, name)) || (l->soname && ci_eq(l->soname, name));
+		if (same && origin_on_path(l->origin) == on_path)
+			return l;
+	}
+	return NULL;
+}
+
+static const char *check_lib_present(struct arena *a, const struct explain_machine *m,
+				     struct explain_result *r)
+{
+	const char *lib = explain_fact_get(r, "library");
+	if (!lib)
+		return NULL;
+	const struct lib_file *l = find_lib(m->inv, lib, true);
+	if (!l)
+		return NULL;
+	r->elsewhere = arena_printf(
+		a,
+		"%s is on the search path here (%s, via %s): the message probably came from another "
+		"environment (another container, virtual environment or shell). Inspect that process's "
+		"environment (LD_LIBRARY_PATH, PATH, CONDA_PREFIX): cudx explain --pid PID, or --env FILE "
+		"with its `env` output, or --root on its image.",
+		lib, l->path, l->origin ? l->origin : "?");
+	return arena_printf(a, "%s is found on the search path here: %s (%s)", lib, l->path,
+			    l->origin ? l->origin : "?");
+}
+
+static const char *check_driver_present(struct arena *a, const struct explain_machine *m,
+					struct explain_result *r)
+{
+	const struct driver_info *d = &m->inv->driver;
+	if (d->kernel_version)
+		return arena_printf(a, "the NVIDIA kernel driver %s is loaded here (/proc/driver/nvidia/version)",
+				    d->kernel_version);
+	if (d->wsl && d->libcuda_path && !d->libcuda_is_stub)
+		return arena_printf(a, "the WSL driver library is present here: %s", d->libcuda_path);
+	return NULL;
+}
+
+static const char *check_driver_new_enough(struct arena *a, const struct explain_machine *m,
+					   struct explain_result *r)
+{
+	const char *cuda = explain_fact_get(r, "cuda");
+	const struct driver_info *d = &m->inv->driver;
+	if (!cuda || !d->max_cuda || !d->effective_version)
+		return NULL;
+	struct version want, have;
+	if (!version_parse(cuda, &want) || !version_parse(d->max_cuda, &have))
+		return NULL;
+	if (version_cmp_parts(&have, &want, 2) < 0)
+		return NULL;
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, which covers CUDA %s",
+			    d->effective_version, d->max_cuda, cuda);
+}
+
+static const char *check_gpu_present(struct arena *a, const struct explain_machine *m,
+				     struct explain_result *r)
+{
+	if (m->inv->n_gpus == 0)
+		return NULL;
+	const struct gpu_info *g = &m->inv->gpus[0];
+	return arena_printf(a, "a GPU is visible here: %s (%s)", g->name ? g->name : "GPU 0",
+			    g->source ? g->source : "?");
+}
+
+static const char *check_not_wsl(struct arena *a, const struct explain_machine *m,
+				 struct explain_result *r)
+{
+	if (m->inv->driver.wsl || m->os != OS_LINUX)
+		return NULL;
+	return "this system is not WSL (no /usr/lib/wsl/lib, no /dev/dxg)";
+}
+
+static const char *check_no_stub(struct arena *a, const struct explain_machine *m,
+				 struct explain_result *r)
+{
+	const struct driver_info *d = &m->inv->driver;
+	if (!d->libcuda_path || d->libcuda_is_stub)
+		return NULL;
+	return arena_printf(a, "the libcuda the loader picks here is the driver's, not the stub: %s",
+			    d->libcuda_path);
+}
+
+static const struct {
+	const char *name;
+	const char *(*check)(struct arena *a, const struct explain_machine *m, struct explain_result *r);
+} rule_outs[] = {
+	{ "lib-present", check_lib_present },   { "driver-present", check_driver_present },
+	{ "driver-new-enough", check_driver_new_enough }, { "gpu-present", check_gpu_present },
+	{ "not-wsl", check_not_wsl },           { "no-stub", check_no_stub },
+};
+
+bool explain_rule_out_known(const char *name)
+{
+	if (!*name)
+		return true;
+	for (size_t i = 0; i < sizeof rule_outs / sizeof rule_outs[0]; i++)
+		if (strcmp(rule_outs[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* ---- confirmation from findings ----------------------------------------------------------- */
+
+static bool finding_mentions(const struct finding *f, const char *what)
+{
+	if ((f->summary && ci_has(f->summary, what)) || (f->subject && ci_has(f->subject, what)))
+		return true;
+	for (size_t i = 0; i < f->n_evidence; i++)
+		if (ci_has(f->evidence[i], what))
+			return true;
+	return false;
+}
+
+/* The finding that confirms c, preferring one about the message's library. */
+static const struct finding *confirming(const struct explain_machine *m, const char *finding_id,
+					const char *lib)
+{
+	const struct finding *any = NULL;
+	for (size_t i = 0; i < m->fs->n; i++) {
+		const struct finding *f = &m->fs->v[i];
+		if (strcmp(f->id, finding_id) != 0)
+			continue;
+		if (!lib || finding_mentions(f, lib))
+			return f;
+		if (!any)
+			any = f;
+	}
+	return any;
+}
+
+void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_hit *hit,
+		  struct explain_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->hit = hit;
+	explain_facts(a, hit, r);
+	const char *lib = explain_fact_get(r, "library");
+	bool machine = m && m->inv && m->fs;
+	for (size_t i = 0; i < hit->def->n_causes; i++) {
+		const struct explain_cause_def *c = hit->def->causes[i];
+		struct explain_cause_result *cr = &r->causes[r->n_causes++];
+		cr->def = c;
+		cr->conf = EXPLAIN_POSSIBLE;
+		cr->summary = fill(a, r, c->summary);
+		cr->check = *c->check ? fill(a, r, c->check) : NULL;
+		if (machine) {
+			const struct finding *f = confirming(m, c->finding, lib);
+			const struct lib_file *off = NULL;
+			if (!f && lib && strcmp(c->rule_out, "lib-present") == 0 &&
+			    !find_lib(m->inv, lib, true))
+				off = find_lib(m->inv, lib, false);
+			if (f) {
+				cr->conf = EXPLAIN_CONFIRMED;
+				push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+					 arena_printf(a, "%s: %s", f->id, f->summary));
+				for (size_t e = 0; e < f->n_evidence; e++)
+					push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, f->evidence[e]);
+				for (size_t e = 0; e < f->n_fix; e++)
+					push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+			} else if (off && (strcmp(c->finding, "lib-not-found") == 0 ||
+					   strcmp(c->finding, "dll-not-found") == 0)) {
+				/* on disk, but only where the loader does not look */
+				cr->conf = EXPLAIN_CONFIRMED;
+				push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+					 arena_printf(a, "%s exists at %s (%s) but on no search path of the loader",
+						      lib, off->path, off->origin ? off->origin : "found on disk"));
+			} else {
+				for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
+					if (strcmp(rule_outs[k].name, c->rule_out) == 0) {
+						const char *why = rule_outs[k].check(a, m, r);
+						if (why) {
+							cr->conf = EXPLAIN_RULED_OUT;
+							cr->ruled_out_because = why;
+						}
+					}
+			}
+		}
+		if (cr->n_fix == 0) {
+			/* the catalogue's fix: steps separated by the two characters \n */
+			const char *s = fill(a, r, c->fix);
+			while (*s) {
+				const char *sep = strstr(s, "\\n");
+				size_t len = sep ? (size_t)(sep - s) : strlen(s);
+				if (len)
+					push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, arena_strndup(a, s, len));
+				if (!sep)
+					break;
+				s = sep + 2;
+			}
+		}
+	}
+	/* stable order: confirmed, then the rest in catalogue order, then ruled out */
+	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];
+	size_t n = 0;
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < r->n_causes; i++) {
+			enum explain_conf c = r->causes[i].conf;
+			int p = c == EXPLAIN_CONFIRMED ? 0 : c == EXPLAIN_RULED_OUT ? 2 : 1;
+			if (p == pass)
+				sorted[n++] = r->causes[i];
+		}
+	memcpy(r->causes, sorted, n * sizeof sorted[0]);
+	if (r->n_causes && r->causes[0].conf == EXPLAIN_POSSIBLE)
+		r->causes[0].conf = EXPLAIN_LIKELY;
+	if (machine && !r->elsewhere && r->n_causes && r->causes[0].conf == EXPLAIN_RULED_OUT)
+		r->elsewhere = arena_printf(
+			a, "every cause this message can have is contradicted here: it probably came from "
+			   "another environment. Run cudx explain where it happened, or point cudx at it "
+			   "(--pid PID, --env FILE, --root DIR); this run read the environment of %s.",
+			m->env_origin ? m->env_origin : "this process");
+}

@@ -1,0 +1,25 @@
+/* Rendering explain results: text for people, JSON for programs. Kept next to explain because
+ * its shape is explain's own; the shared pieces (styles, findings, JSON dump) come from report. */
+#ifndef CUDX_EXPLAIN_RENDER_H
+#define CUDX_EXPLAIN_RENDER_H
+
+#include <stdio.h>
+
+#include "explain/explain_rank.h"
+#include "sys/context.h"
+
+struct explain_report {
+	const struct explain_scan *scan;
+	struct explain_result *results; /* one per hit, in the scan's order */
+	size_t n_results;
+	bool truncated;               /* the input was longer than EXPLAIN_MAX_INPUT */
+	bool machine;                 /* causes were checked against a machine */
+	const char *machine_desc;     /* "this machine", "--root /x" */
+	const struct findings *check; /* the machine's findings (shown when nothing is recognised) */
+};
+
+void explain_render_text(FILE *out, const struct cudx_ctx *ctx, const struct explain_report *r);
+struct json_t;
+struct json_t *explain_render_json(const struct explain_report *r);
+
+#endif
