@@ -34,7 +34,9 @@ for lib in "$lib11" "$lt11"; do
 		echo "(cuobjdump 11.8 not runnable at $cuobjdump)"
 	fi
 done
-if [ -r "$lt13" ]; then
+if [ -r "$lt13" ] && [ "$(stat -L -c %s "$lt13")" -lt 104857600 ]; then
+	echo "($lt13 is $(stat -L -c %s "$lt13") bytes, not the real 540 MB cuBLASLt: RSS not measured)"
+elif [ -r "$lt13" ]; then
 	cat "$lt13" >/dev/null
 	printf '%-58s %10s\n' "cudx arch $(basename "$lt13")" "$(median_ms "$runs" "$cudx" arch "$lt13")"
 	rss=$(peak_rss_mb "$cudx" arch "$lt13" --gpu sm_90)

@@ -398,6 +398,12 @@ static void test_real_cublaslt_release(void **state)
 	(void)state;
 	struct mapped m;
 	NEED_FILE("/usr/local/cuda/lib64/libcublasLt.so.13", &m);
+	if (m.n < (100u << 20)) {
+		fprintf(stderr, "SKIP: /usr/local/cuda/lib64/libcublasLt.so.13 is %zu bytes, not the real "
+				"540 MB library (overwritten through a hard link?)\n", m.n);
+		munmap(m.p, m.n);
+		skip();
+	}
 	struct arena a;
 	arena_init(&a);
 	struct fatbin_file f;
