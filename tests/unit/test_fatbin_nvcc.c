@@ -156,6 +156,37 @@ static void test_compression_modes(void **state)
 	check("-gencode arch=compute_120,code=sm_120 -Xfatbin -compress-all", ".nv_fatbin", zstd, 1);
 }
 
+/* A cubin on its own and a raw .fatbin file (nvcc -cubin / -fatbin). */
+static void test_cubin_and_raw_fatbin(void **state)
+{
+	(void)state;
+	for (int raw = 0; raw < 2; raw++) {
+		char obj[4200];
+		build(raw ? "-fatbin -gencode arch=compute_89,code=[sm_89,compute_89]" : "-cubin -arch=sm_89", obj,
+		      sizeof obj);
+		int fd = open(obj, O_RDONLY);
+		assert_true(fd >= 0);
+		struct stat st;
+		assert_int_equal(fstat(fd, &st), 0);
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		assert_true(m != MAP_FAILED);
+		struct arena a;
+		arena_init(&a);
+		struct fatbin_file f;
+		fatbin_scan(span_make(m, (size_t)st.st_size), &a, NULL, &f);
+		assert_int_equal(f.n_containers, 1);
+		assert_int_equal(f.n_entries, raw ? 2 : 1);
+		assert_int_equal(f.entries[0].kind, FATBIN_KIND_ELF);
+		assert_int_equal(f.entries[0].sm, 89);
+		assert_int_equal(f.host, raw ? FATBIN_HOST_RAW : FATBIN_HOST_ELF);
+		if (!raw) /* CUDA 13 cubins are ABI V2 (EI_ABIVERSION 8) */
+			assert_int_equal(f.entries[0].minor, 8);
+		arena_free(&a);
+		munmap(m, (size_t)st.st_size);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_ptx_only_arch_specific),
 		cmocka_unit_test(test_rdc),
 		cmocka_unit_test(test_compression_modes),
+		cmocka_unit_test(test_cubin_and_raw_fatbin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
