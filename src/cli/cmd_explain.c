@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "collect/inventory.h"
 #include "diag/rule.h"
+#include "explain/explain_loader.h"
 #include "explain/explain_rank.h"
 #include "explain/explain_render.h"
 #include "report/report.h"
@@ -125,7 +126,8 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	diag_run(&d);
 	findings_sort(fs);
 
-	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin };
+	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin, NULL, NULL };
+	explain_machine_loader(&m, ctx);
 	struct explain_report rep = {
 		.scan = &scan,
 		.truncated = truncated,
