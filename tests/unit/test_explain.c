@@ -38,8 +38,9 @@ static const char *m(const char *src, const char *text)
 	for (size_t i = 0; i < n; i++)
 		lc[i] = (char)(lc[i] >= 'A' && lc[i] <= 'Z' ? lc[i] + 32 : lc[i]);
 	struct explain_capture caps[EXPLAIN_MAX_CAPS];
+	struct explain_capbuf *buf = arena_alloc(&A, sizeof *buf);
 	size_t nc;
-	if (!explain_pattern_match(&p, span_make(text, n), span_make(lc, n), &A, caps, &nc))
+	if (!explain_pattern_match(&p, span_make(text, n), span_make(lc, n), buf, caps, &nc))
 		return NULL;
 	char *out = arena_strdup(&A, "");
 	for (size_t i = 0; i < nc; i++)
