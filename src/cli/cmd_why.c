@@ -1,13 +1,137 @@
-/* Placeholder until the module that owns `cudx why` lands: it replaces this file. */
+/* cudx why NAME [--from OBJECT]: how dlopen(NAME) (or OBJECT's NEEDED edge) resolves, every
+ * candidate in order with the reason it was taken or rejected, the other copies on disk when it
+ * fails, and the fix. The work is in src/loader/loader_why.c; this file parses and prints. */
+#include <jansson.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/win_why.h"
+#include "loader/loader_present.h"
+#include "collect/inventory.h"
+#include "loader/loader_why.h"
+#include "report/report.h"
+#include "sys/context.h"
+
+extern const struct command cmd_why;
+
+static json_t *why_json(const struct loader_why *w, const struct findings *fs)
+{
+	const struct loader_result *r = w->result;
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(r->name));
+	json_object_set_new(o, "from", r->from ? json_string(r->from) : json_null());
+	json_object_set_new(o, "resolved", r->path ? json_string(r->path) : json_null());
+	json_object_set_new(o, "real_path", r->real_path ? json_string(r->real_path) : json_null());
+	json_object_set_new(o, "how", r->object ? json_string(loader_how_name(r->how)) : json_null());
+	json_object_set_new(o, "error", r->error && !r->object ? json_string(r->error) : json_null());
+	json_object_set_new(o, "candidates", loader_present_candidates_json(r));
+	json_t *notes = json_array();
+	for (size_t i = 0; i < r->n_notes; i++)
+		json_array_append_new(notes, json_string(r->notes[i]));
+	json_object_set_new(o, "notes", notes);
+	json_t *mv = json_array();
+	for (size_t i = 0; i < r->n_missing_versions; i++)
+		json_array_append_new(mv, json_string(r->missing_versions[i]));
+	json_object_set_new(o, "missing_versions", mv);
+	json_t *copies = json_array();
+	for (size_t i = 0; i < w->n_copies; i++) {
+		const struct loader_copy *c = &w->copies[i];
+		json_t *cj = json_object();
+		json_object_set_new(cj, "path", json_string(c->path));
+		json_object_set_new(cj, "real_path", json_string(c->real_path));
+		json_object_set_new(cj, "soname", c->soname ? json_string(c->soname) : json_null());
+		json_object_set_new(cj, "relation", json_string(c->relation));
+		json_object_set_new(cj, "right_arch", json_boolean(c->right_arch));
+		json_object_set_new(cj, "in_ldcache", json_boolean(c->in_cache));
+		json_array_append_new(copies, cj);
+	}
+	json_object_set_new(o, "other_copies", copies);
+	json_object_set_new(o, "findings", report_findings_json(fs));
+	return o;
+}
+
+static void why_text(struct cudx_ctx *ctx, const struct loader_why *w, const struct findings *fs)
+{
+	FILE *out = ctx->out;
+	const struct loader_result *r = w->result;
+	const char *b = style_bold(ctx), *z = style_reset(ctx);
+	if (r->object)
+		fprintf(out, "%s%s%s => %s%s%s  [%s]\n", b, r->name, z, style_green(ctx), r->path, z,
+			loader_how_name(r->how));
+	else
+		fprintf(out, "%s%s%s => %snot found%s: %s\n", b, r->name, z, style_red(ctx), z,
+			r->error ? r->error : "");
+	if (r->real_path && r->path && strcmp(r->real_path, r->path) != 0)
+		fprintf(out, "  real file: %s\n", r->real_path);
+	fprintf(out, "  %s%s from %s%s\n", style_dim(ctx), r->dlopen ? "dlopen" : "DT_NEEDED",
+		r->from ? r->from : "a program without RPATH/RUNPATH", z);
+	fprintf(out, "\nSearched, in order:\n");
+	loader_present_candidates_text(ctx, r, "  ");
+	for (size_t i = 0; i < r->n_notes; i++)
+		fprintf(out, "  note: %s\n", r->notes[i]);
+	if (!r->object && w->n_copies) {
+		fprintf(out, "\nOther copies on disk:\n");
+		for (size_t i = 0; i < w->n_copies; i++) {
+			const struct loader_copy *c = &w->copies[i];
+			fprintf(out, "  %s", c->path);
+			if (strcmp(c->real_path, c->path) != 0)
+				fprintf(out, " -> %s", c->real_path);
+			fprintf(out, "  (%s; SONAME %s%s%s)\n", c->relation, c->soname ? c->soname : "none",
+				c->right_arch ? "" : "; wrong architecture", c->in_cache ? "; in ld.so.cache" : "");
+		}
+	} else if (!r->object)
+		fprintf(out, "\nNo other copy of it was found on disk.\n");
+	if (fs->n) {
+		fprintf(out, "\n");
+		report_findings_text(out, ctx, fs);
+	}
+}
 
 static int why_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx, (void)argc, (void)argv;
-	fprintf(stderr, "cudx why: not available in this build yet\n");
-	return 2;
+	/* a Windows tree (--root with Windows/System32, or --os windows) follows the DLL rules */
+	if (ctx->os == OS_WINDOWS)
+		return win_why_run(ctx, argc, argv);
+	const char *name = NULL, *from = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
+			from = argv[++i];
+		else if (strncmp(argv[i], "--from=", 7) == 0)
+			from = argv[i] + 7;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return command_usage(&cmd_why, "unknown option");
+		else if (!name)
+			name = argv[i];
+		else
+			return command_usage(&cmd_why, "one NAME only");
+	}
+	if (!name)
+		return command_usage(&cmd_why, "NAME is missing");
+	struct loader L;
+	loader_present_init(ctx, &L);
+	struct loader_why w;
+	const char *err;
+	loader_why(&L, name, from, &w, &err);
+	if (!w.result) {
+		fprintf(stderr, "cudx why: %s\n", err ? err : "cannot read the object");
+		return 2;
+	}
+	/* the copies on disk come from the search dirs and from the inventory of known libraries */
+	const char **extra;
+	size_t n_extra = loader_present_known_libs(ctx, &extra);
+	loader_why_copies(&L, &w, extra, n_extra);
+	struct findings fs;
+	findings_init(&fs, ctx->arena);
+	loader_why_findings(&L, &w, &fs);
+	if (ctx->opt->format == OUT_JSON) {
+		json_t *j = why_json(&w, &fs);
+		report_json_dump(ctx->out, j);
+		json_decref(j);
+	} else
+		why_text(ctx, &w, &fs);
+	return w.result->object && !findings_exit_status(&fs) ? 0 : 1;
 }
 
 const struct command cmd_why = {

@@ -25,8 +25,12 @@ static void print_help(FILE *f)
 	fprintf(f, "usage: cudx [COMMAND] [OPTIONS]\n\n"
 		   "Finds out why the NVIDIA GPU software stack does not work, and says what to do.\n\n"
 		   "commands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  %-34s %s\n", commands[i]->usage, commands[i]->summary);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strlen(commands[i]->usage) > 30)
+			fprintf(f, "  %s\n  %-30s %s\n", commands[i]->usage, "", commands[i]->summary);
+		else
+			fprintf(f, "  %-30s %s\n", commands[i]->usage, commands[i]->summary);
+	}
 	fprintf(f, "\n%s", global_options_help);
 }
 

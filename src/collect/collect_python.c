@@ -1,7 +1,21 @@
-/* Placeholder: the python collector is filled in by its module. */
-#include "collect/inventory.h"
+/* Python environments and their GPU frameworks (issue 7). See python.h. */
+#include "collect/python.h"
+
+void py_collect(struct cudx_ctx *ctx, struct inventory *inv, struct python_inventory *py)
+{
+	py_find_envs(ctx, py);
+	for (size_t i = 0; i < py->n_envs; i++) {
+		struct py_env *env = &py->envs[i];
+		/* sys.path order: the env's own site dirs first; the first copy of a package wins */
+		for (size_t j = 0; j < env->n_site_dirs; j++)
+			py_scan_site(ctx, inv, env, env->site_dirs[j]);
+		py_read_frameworks(ctx, inv, env);
+	}
+}
 
 void collect_python(struct cudx_ctx *ctx, struct inventory *inv)
 {
-	(void)ctx, (void)inv;
+	struct python_inventory *py = arena_calloc(ctx->arena, 1, sizeof *py);
+	py_collect(ctx, inv, py);
+	inv->python = py;
 }

@@ -21,6 +21,39 @@ bool distinfo_parse_dirname(struct arena *a, const char *dirname, const char **n
 	return true;
 }
 
+/* Keep only the shared libraries of RECORD ("nvidia/cudnn/lib/libcudnn.so.9,sha256=...,129240"):
+ * owner lookups then compare a handful of names instead of searching megabytes of header paths. */
+static void index_record(struct cudx_ctx *ctx, struct distinfo *d, const char *dir)
+{
+	size_t len, cap = 0;
+	char *rec = sysroot_read_text(&ctx->root, ctx->arena, path_join(ctx->arena, dir, "RECORD"), RECORD_MAX,
+				      &len, NULL);
+	if (!rec)
+		return;
+	for (char *line = rec; line && *line;) {
+		char *nl = strchr(line, '\n');
+		char *comma = memchr(line, ',', nl ? (size_t)(nl - line) : strlen(line));
+		if (comma) {
+			char *base = line;
+			for (char *p = line; p < comma; p++)
+				if (*p == '/')
+					base = p + 1;
+			size_t bl = (size_t)(comma - base);
+			if ((bl > 3 && (memmem(base, bl, ".so", 3) || memcmp(comma - 4, ".dll", 4) == 0)))
+				*ARENA_PUSH(ctx->arena, d->files, d->n_files, cap) = arena_strndup(ctx->arena, base, bl);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+/* distinfo_for_dir is asked for every library directory; the ancestors overlap, so each
+ * directory is scanned once per run. */
+struct distinfo_cache {
+	struct distinfo_cache *next;
+	const char *dir;
+	struct distinfo_set set;
+};
+
 static void scan_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set *set)
 {
 	struct sysroot_dirent *ents;
@@ -42,8 +75,29 @@ static void scan_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set 
 		d->path = path;
 		d->name = name;
 		d->version = version;
-		d->record = sysroot_read_text(&ctx->root, ctx->arena, path_join(ctx->arena, path, "RECORD"),
-					      RECORD_MAX, NULL, NULL);
+		index_record(ctx, d, path);
+	}
+}
+
+static void scan_dir_cached(struct cudx_ctx *ctx, const char *dir, struct distinfo_set *set)
+{
+	struct distinfo_cache *c;
+	for (c = ctx->distinfo_cache; c; c = c->next)
+		if (strcmp(c->dir, dir) == 0)
+			break;
+	if (!c) {
+		c = arena_alloc(ctx->arena, sizeof *c);
+		c->dir = arena_strdup(ctx->arena, dir);
+		scan_dir(ctx, dir, &c->set);
+		c->next = ctx->distinfo_cache;
+		ctx->distinfo_cache = c;
+	}
+	for (size_t i = 0; i < c->set.n; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < set->n && !dup; k++)
+			dup = strcmp(set->v[k].path, c->set.v[i].path) == 0;
+		if (!dup)
+			*ARENA_PUSH(ctx->arena, set->v, set->n, set->cap) = c->set.v[i];
 	}
 }
 
@@ -52,24 +106,16 @@ void distinfo_for_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set
 	char *d = path_normalize(ctx->arena, dir);
 	for (int level = 0; level < 4 && strcmp(d, "/") != 0; level++) {
 		d = path_dirname(ctx->arena, d);
-		scan_dir(ctx, d, set);
-		scan_dir(ctx, path_join(ctx->arena, d, "dist-info"), set);
+		scan_dir_cached(ctx, d, set);
+		scan_dir_cached(ctx, path_join(ctx->arena, d, "dist-info"), set);
 	}
 }
 
 const struct distinfo *distinfo_owner(const struct distinfo_set *set, const char *basename)
 {
-	size_t bl = strlen(basename);
-	for (size_t i = 0; i < set->n; i++) {
-		const char *r = set->v[i].record;
-		if (!r)
-			continue;
-		/* RECORD lines: path,hash,size — match "<dir>/<basename>," or "<basename>," at line start */
-		for (const char *p = strstr(r, basename); p; p = strstr(p + 1, basename)) {
-			bool start_ok = p == r || p[-1] == '/' || p[-1] == '\n';
-			if (start_ok && p[bl] == ',')
+	for (size_t i = 0; i < set->n; i++)
+		for (size_t k = 0; k < set->v[i].n_files; k++)
+			if (strcmp(set->v[i].files[k], basename) == 0)
 				return &set->v[i];
-		}
-	}
 	return NULL;
 }

@@ -10,7 +10,8 @@ struct distinfo {
 	const char *path;    /* the .dist-info directory */
 	const char *name;    /* distribution name as in the directory name: "nvidia_cudnn_cu13" */
 	const char *version; /* "9.19.0.56" */
-	const char *record;  /* RECORD contents (bounded), or NULL */
+	const char **files;  /* base names of the shared libraries its RECORD lists */
+	size_t n_files;
 };
 
 struct distinfo_set {

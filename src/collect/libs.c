@@ -43,6 +43,13 @@ static void read_elf(struct cudx_ctx *ctx, struct inventory *inv, struct lib_fil
 		l->soname = info.soname;
 		l->elf_class = info.elf_class;
 		l->elf_machine = info.machine;
+		const char *odd = info.problem ? info.problem
+				  : !info.has_dynamic ? "no dynamic section: not a shared library the loader can use"
+						      : NULL;
+		if (odd) {
+			l->problem = arena_printf(ctx->arena, "damaged ELF file: %s", odd);
+			inventory_note(ctx, inv, l->path, "damaged ELF file: %s", odd);
+		}
 		libversion_from_content(ctx, l, m.data);
 	} else {
 		l->problem = arena_printf(ctx->arena, "not a usable ELF file: %s", why ? why : "unknown");

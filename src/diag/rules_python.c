@@ -1,4 +1,409 @@
-/* Placeholder: the python rule family is filled in by its module. */
-#include "diag/rule.h"
+/* Framework rules: what each framework was built for against what this machine gives it.
+ * A torch wheel's CUDA differing from the local toolkit is normal (pip wheels bring their own
+ * runtime) and is not a finding; only nvcc-framework-mismatch mentions it, as info, for people
+ * building extensions. */
+#include <stdlib.h>
+#include <string.h>
 
-const struct rule_family rules_python = { "python", NULL, 0 };
+#include "collect/python.h"
+#include "collect/python_facts.h"
+#include "collect/python_resolve.h"
+#include "diag/rule.h"
+#include "fmt/version.h"
+#include "kb/kb.h"
+
+static const char *os_name(const struct diag_ctx *d)
+{
+	return d->ctx->os == OS_WINDOWS ? "windows" : "linux";
+}
+
+static const char *env_label(const struct py_env *e)
+{
+	return e->prefix;
+}
+
+#define FOR_EACH_FW(d, env, fw)                                                        \
+	for (size_t ei_ = 0; (d)->inv->python && ei_ < (d)->inv->python->n_envs; ei_++) \
+		for (const struct py_env *env = &(d)->inv->python->envs[ei_]; env; env = NULL) \
+			for (size_t fi_ = 0; fi_ < env->n_fws; fi_++)                   \
+				for (const struct py_framework *fw = &env->fws[fi_]; fw; fw = NULL)
+
+static bool gpu_fw(const struct py_framework *fw)
+{
+	return fw->gpu_build && !fw->cpu_only;
+}
+
+static const struct py_lib_use *lib_use(const struct py_framework *fw, const char *prefix)
+{
+	for (size_t i = 0; i < fw->n_libs; i++)
+		if (strncmp(fw->libs[i].name, prefix, strlen(prefix)) == 0)
+			return &fw->libs[i];
+	return NULL;
+}
+
+/* --- torch-cpu-build ------------------------------------------------------------------------ */
+static void check_torch_cpu(struct diag_ctx *d, const struct rule *self)
+{
+	bool gpu_here = d->inv->n_gpus > 0 || d->inv->driver.effective_version || d->ctx->opt->n_gpus;
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (fw->kind != PY_FW_TORCH || !fw->cpu_only)
+			continue;
+		struct finding *f = rule_emit(d, self, "PyTorch %s in %s is a CPU-only build",
+					      fw->version ? fw->version : "?", env_label(env));
+		if (!gpu_here)
+			f->severity = SEV_INFO; /* no GPU or driver seen: a CPU build may be what is wanted */
+		finding_subject(f, fw->pkg_dir);
+		finding_cause(f, "This wheel has no CUDA code: torch.cuda.is_available() is False and any "
+				 "GPU use fails with \"Torch not compiled with CUDA enabled\". Wheels from "
+				 "download.pytorch.org/whl/cpu (and the default wheel on Windows and macOS) are "
+				 "CPU-only.");
+		finding_evidence(f, "%s/version.py: __version__ = '%s', cuda = None", fw->pkg_dir,
+				 fw->version ? fw->version : "?");
+		finding_evidence(f, "environment: %s (%s)", env->prefix, env->origin);
+		finding_fix(f, "%s/bin/pip install --force-reinstall torch --index-url "
+			       "https://download.pytorch.org/whl/cu126   # pick the CUDA variant your driver supports",
+			    env->prefix);
+		finding_ref(f, "https://pytorch.org/get-started/locally/");
+	}
+}
+
+/* --- framework-driver-too-old --------------------------------------------------------------- */
+static const char *driver_version(const struct diag_ctx *d, const struct py_framework *fw,
+				  const char **source)
+{
+	if (d->inv->driver.effective_version) {
+		*source = d->inv->driver.simulated ? "--driver" : "installed driver";
+		return d->inv->driver.effective_version;
+	}
+	if (d->ctx->opt->driver) {
+		*source = "--driver";
+		return d->ctx->opt->driver;
+	}
+	const struct py_lib_use *cu = lib_use(fw, "libcuda.so.1");
+	if (cu && cu->resolved && cu->version) {
+		*source = cu->resolved;
+		return cu->version;
+	}
+	return NULL;
+}
+
+static void check_driver(struct diag_ctx *d, const struct rule *self)
+{
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (!gpu_fw(fw) || !fw->cuda)
+			continue;
+		const char *src;
+		const char *drv = driver_version(d, fw, &src);
+		if (!drv)
+			continue;
+		int major = atoi(fw->cuda);
+		struct kb_fact fact = { 0 };
+		const char *floor = kb_minor_compat_floor(major, d->ctx->os, &fact);
+		const char *floor_src = fact.source;
+		if (!floor) {
+			floor = py_fact_floor(major, os_name(d));
+			floor_src = "compat-facts 1b";
+		}
+		if (!floor || version_strcmp(drv, floor) >= 0)
+			continue;
+		struct finding *f = rule_emit(d, self, "%s %s needs driver >= %s (CUDA %d); the driver is %s",
+					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
+					      floor, major, drv);
+		finding_subject(f, fw->pkg_dir);
+		finding_cause(f, "The framework was built with CUDA %s. A CUDA %d application runs on a driver "
+				 "of at least %s (minor-version compatibility); this driver is older, so the "
+				 "first CUDA call fails with \"CUDA driver version is insufficient for CUDA "
+				 "runtime version\" (cudaErrorInsufficientDriver, 35).",
+			      fw->cuda, major, floor);
+		finding_evidence(f, "%s: CUDA %s (%s)", fw->pkg_dir, fw->cuda,
+				 fw->cuda_source ? fw->cuda_source : "?");
+		finding_evidence(f, "driver %s (%s)", drv, src);
+		finding_evidence(f, "minimum driver for CUDA %d.x: %s (%s)", major, floor,
+				 floor_src ? floor_src : "knowledge base");
+		finding_fix(f, "Install an NVIDIA driver >= %s, or a build of %s for an older CUDA major "
+			       "that this driver supports.",
+			    floor, py_fw_kind_name(fw->kind));
+		finding_ref(f, "https://docs.nvidia.com/deploy/cuda-compatibility/");
+	}
+}
+
+/* --- framework-lib-missing ------------------------------------------------------------------ */
+static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
+{
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (!gpu_fw(fw))
+			continue;
+		size_t missing = 0, unpinned = 0;
+		for (size_t i = 0; i < fw->n_libs; i++)
+			missing += !fw->libs[i].resolved && !fw->libs[i].optional;
+		for (size_t i = 0; i < fw->n_reqs; i++)
+			unpinned += fw->reqs[i].installed == NULL;
+		if (!missing && !unpinned)
+			continue;
+		const char *first = NULL;
+		for (size_t i = 0; i < fw->n_libs && !first; i++)
+			if (!fw->libs[i].resolved && !fw->libs[i].optional)
+				first = fw->libs[i].name;
+		for (size_t i = 0; i < fw->n_reqs && !first; i++)
+			if (!fw->reqs[i].installed)
+				first = fw->reqs[i].name;
+		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s",
+					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
+					      first, missing + unpinned > 1 ? " and more" : "");
+		finding_subject(f, fw->pkg_dir);
+		finding_cause(f, "%s %s was built for CUDA %s and cuDNN %s and loads these libraries by name; "
+				 "the loader would not find %s on this system.",
+			      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
+			      fw->cuda ? fw->cuda : "?", fw->cudnn ? fw->cudnn : "?",
+			      missing > 1 ? "them" : "it");
+		for (size_t i = 0; i < fw->n_libs; i++) {
+			const struct py_lib_use *u = &fw->libs[i];
+			if (u->resolved || u->optional)
+				continue;
+			finding_evidence(f, "%s: not found (%s)", u->name, u->via ? u->via : "dlopen");
+			for (size_t k = 0; k < u->n_others; k++)
+				finding_evidence(f, "  only another major exists: %s", u->others[k]);
+		}
+		for (size_t i = 0; i < fw->n_reqs; i++)
+			if (!fw->reqs[i].installed)
+				finding_evidence(f, "METADATA Requires-Dist: %s: not installed in %s",
+						 fw->reqs[i].raw, env->prefix);
+		for (size_t i = 0; i < fw->n_libs; i++) {
+			const struct py_lib_use *u = &fw->libs[i];
+			if (!u->resolved && !u->optional && strncmp(u->name, "libcudnn.so.", 12) == 0)
+				finding_fix(f, "%s/bin/pip install 'nvidia-cudnn-cu%d==%s.*'   # cuDNN %s for CUDA %d",
+					    env->prefix, fw->cuda ? atoi(fw->cuda) : 12,
+					    u->name + 12, u->name + 12, fw->cuda ? atoi(fw->cuda) : 12);
+		}
+		if (fw->kind == PY_FW_TENSORFLOW)
+			finding_fix(f, "%s/bin/pip install 'tensorflow[and-cuda]==%s'   # the NVIDIA wheels this "
+				       "release was tested with",
+				    env->prefix, fw->version ? fw->version : "");
+		else
+			finding_fix(f, "%s/bin/pip install --force-reinstall '%s==%s'   # brings its pinned "
+				       "nvidia-* wheels back",
+				    env->prefix, fw->name, fw->version ? fw->version : "");
+		finding_fix(f, "cudx why %s   # every place the loader looks", first);
+	}
+}
+
+/* --- framework-cudnn-mismatch --------------------------------------------------------------- */
+/* The frameworks' own check (torch/backends/cudnn, XLA cuda_dnn.cc, ORT docs): same major, and
+ * for torch/TF/JAX a runtime minor at least the compiled one. "min" rows (JAX) are a floor. */
+static bool cudnn_ok(const struct py_framework *fw, const char *built, const char *found)
+{
+	struct version b, r;
+	bool floor = strncmp(built, ">=", 2) == 0;
+	if (!version_parse(floor ? built + 2 : built, &b) || !version_parse(found, &r))
+		return true; /* unknown: no claim */
+	if (b.part[0] != r.part[0])
+		return false;
+	if (fw->kind == PY_FW_ONNXRUNTIME || b.n < 2)
+		return true;
+	return r.part[1] >= b.part[1];
+}
+
+static void check_cudnn(struct diag_ctx *d, const struct rule *self)
+{
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (!gpu_fw(fw) || !fw->cudnn)
+			continue;
+		const struct py_lib_use *u = lib_use(fw, "libcudnn.so.");
+		if (!u || !u->resolved || !u->version || cudnn_ok(fw, fw->cudnn, u->version))
+			continue;
+		struct finding *f = rule_emit(d, self, "%s %s was built with cuDNN %s but would load cuDNN %s",
+					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
+					      fw->cudnn, u->version);
+		finding_subject(f, fw->pkg_dir);
+		finding_cause(f, "cuDNN must have the major version the framework was compiled with and a "
+				 "minor version at least as high (\"Loaded runtime CuDNN library: X but source "
+				 "was compiled with: Y\", \"cuDNN version incompatibility\"). The copy the loader "
+				 "picks first is older.");
+		finding_evidence(f, "built with cuDNN %s (%s)", fw->cudnn, fw->cudnn_source ? fw->cudnn_source : "?");
+		finding_evidence(f, "%s -> %s via %s, version %s (%s)", u->name, u->resolved,
+				 u->how ? u->how : "?", u->version, u->version_source ? u->version_source : "?");
+		if (u->wheel_copy)
+			finding_evidence(f, "the environment's own copy: %s (%s %s)", u->wheel_copy, u->wheel,
+					 u->wheel_version ? u->wheel_version : "");
+		if (u->how && strcmp(u->how, "LD_LIBRARY_PATH") == 0)
+			finding_fix(f, "Remove %s from LD_LIBRARY_PATH so the framework's own cuDNN is used.",
+				    path_dirname(d->ctx->arena, u->resolved));
+		finding_fix(f, "%s/bin/pip install 'nvidia-cudnn-cu%d>=%s'", env->prefix,
+			    fw->cuda ? atoi(fw->cuda) : 12, fw->cudnn[0] == '>' ? fw->cudnn + 2 : fw->cudnn);
+	}
+}
+
+/* --- pip-nvidia-shadowed -------------------------------------------------------------------- */
+static void check_shadowed(struct diag_ctx *d, const struct rule *self)
+{
+	struct arena *a = d->ctx->arena;
+	const char **seen = NULL;
+	size_t n_seen = 0, cap_seen = 0;
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (!gpu_fw(fw))
+			continue;
+		for (size_t i = 0; i < fw->n_libs; i++) {
+			const struct py_lib_use *u = &fw->libs[i];
+			if (!u->resolved || !u->wheel_copy)
+				continue;
+			if (strcmp(py_canon(d->ctx, u->resolved), py_canon(d->ctx, u->wheel_copy)) == 0)
+				continue;
+			if (u->version && u->wheel_version && strcmp(u->version, u->wheel_version) == 0)
+				continue; /* the same release twice: harmless */
+			const char *key = arena_printf(a, "%s|%s", env->prefix, u->name);
+			bool dup = false;
+			for (size_t k = 0; k < n_seen; k++)
+				dup |= strcmp(seen[k], key) == 0;
+			if (dup)
+				continue;
+			*ARENA_PUSH(a, seen, n_seen, cap_seen) = key;
+			struct finding *f = rule_emit(d, self, "%s from %s shadows the %s wheel's copy in %s",
+						      u->name, path_dirname(a, u->resolved), u->wheel,
+						      env->prefix);
+			finding_subject(f, u->wheel_copy);
+			finding_cause(f, "%s loads %s expecting the copy of its nvidia-* wheel, but the loader "
+					 "finds another copy first (%s). Mixing releases gives undefined symbols, "
+					 "\"version ... not found\" or cuDNN version errors at run time.",
+				      py_fw_kind_name(fw->kind), u->name, u->how ? u->how : "search order");
+			finding_evidence(f, "would load: %s via %s%s%s", u->resolved, u->how ? u->how : "?",
+					 u->version ? ", version " : "", u->version ? u->version : "");
+			finding_evidence(f, "wheel copy: %s (%s %s)", u->wheel_copy, u->wheel,
+					 u->wheel_version ? u->wheel_version : "");
+			finding_evidence(f, "loaded by: %s", u->via ? u->via : "?");
+			if (u->how && strcmp(u->how, "LD_LIBRARY_PATH") == 0)
+				finding_fix(f, "Remove %s from LD_LIBRARY_PATH (or put %s before it)",
+					    path_dirname(a, u->resolved), path_dirname(a, u->wheel_copy));
+			else
+				finding_fix(f, "Make %s come first: export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH",
+					    path_dirname(a, u->wheel_copy), path_dirname(a, u->wheel_copy));
+		}
+	}
+}
+
+/* --- framework-gpu-arch --------------------------------------------------------------------- */
+/* SASS sm_XY runs on GPUs of the same major with minor >= Y; PTX compute_XY JIT-compiles for any
+ * GPU of compute capability >= X.Y. */
+static bool arch_runs(const char *arch, int cc_major, int cc_minor)
+{
+	int cap = cc_major * 10 + cc_minor;
+	const char *digits = strncmp(arch, "sm_", 3) == 0 ? arch + 3
+			     : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
+	if (!digits)
+		return true; /* not a spelling we know: no claim */
+	int v = atoi(digits);
+	if (v <= 0)
+		return true;
+	if (arch[0] == 's')
+		return v / 10 == cc_major && v % 10 <= cc_minor;
+	return v <= cap;
+}
+
+static void check_gpu_arch(struct diag_ctx *d, const struct rule *self)
+{
+	for (size_t g = 0; g < d->inv->n_gpus; g++) {
+		const struct gpu_info *gpu = &d->inv->gpus[g];
+		if (!gpu->cc_major)
+			continue;
+		FOR_EACH_FW(d, env, fw)
+		{
+			if (!gpu_fw(fw) || fw->n_archs == 0)
+				continue;
+			bool runs = false;
+			for (size_t i = 0; i < fw->n_archs && !runs; i++)
+				runs = arch_runs(fw->archs[i], gpu->cc_major, gpu->cc_minor);
+			if (runs)
+				continue;
+			struct finding *f = rule_emit(d, self, "%s %s has no GPU code for %s (sm_%d%d)",
+						      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
+						      gpu->name ? gpu->name : "this GPU", gpu->cc_major,
+						      gpu->cc_minor);
+			finding_subject(f, fw->pkg_dir);
+			finding_cause(f, "The framework carries machine code (SASS) and PTX only for the "
+					 "architectures below; none runs on compute capability %d.%d, so kernels "
+					 "fail with \"no kernel image is available for execution on the device\".",
+				      gpu->cc_major, gpu->cc_minor);
+			char *list = arena_strdup(d->ctx->arena, "");
+			for (size_t i = 0; i < fw->n_archs; i++)
+				list = arena_printf(d->ctx->arena, "%s%s%s", list, i ? " " : "", fw->archs[i]);
+			finding_evidence(f, "%s: %s", fw->archs_source ? fw->archs_source : "archs", list);
+			finding_evidence(f, "GPU: %s, compute capability %d.%d (%s)", gpu->name ? gpu->name : "?",
+					 gpu->cc_major, gpu->cc_minor, gpu->source ? gpu->source : "?");
+			finding_fix(f, "Install a %s build whose CUDA version supports sm_%d%d (newer GPUs need "
+				       "newer CUDA builds; older GPUs need older ones).",
+				    py_fw_kind_name(fw->kind), gpu->cc_major, gpu->cc_minor);
+		}
+	}
+}
+
+/* --- tf-windows-native-gpu ------------------------------------------------------------------ */
+static void check_tf_windows(struct diag_ctx *d, const struct rule *self)
+{
+	if (d->ctx->os != OS_WINDOWS)
+		return;
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (fw->kind != PY_FW_TENSORFLOW || fw->cpu_only || !fw->version)
+			continue;
+		if (version_strcmp(fw->version, "2.11") < 0)
+			continue;
+		struct finding *f = rule_emit(d, self, "TensorFlow %s on native Windows has no GPU support",
+					      fw->version);
+		finding_subject(f, fw->pkg_dir);
+		finding_cause(f, "TensorFlow 2.10 was the last release with CUDA support on native Windows; "
+				 "from 2.11 the Windows package runs on the CPU only, whatever CUDA and cuDNN "
+				 "are installed.");
+		finding_evidence(f, "%s: %s %s", env->prefix, fw->name, fw->version);
+		finding_fix(f, "Use TensorFlow in WSL2 (pip install 'tensorflow[and-cuda]' inside the Linux "
+			       "distribution), or pin 'tensorflow<2.11' with CUDA 11.2 and cuDNN 8.1 on Windows.");
+		finding_ref(f, "https://www.tensorflow.org/install/pip#windows-native");
+	}
+}
+
+/* --- nvcc-framework-mismatch ---------------------------------------------------------------- */
+static void check_nvcc(struct diag_ctx *d, const struct rule *self)
+{
+	const struct toolkit *tk = NULL;
+	for (size_t i = 0; i < d->inv->n_toolkits && !tk; i++)
+		if (d->inv->toolkits[i].nvcc && d->inv->toolkits[i].version)
+			tk = &d->inv->toolkits[i];
+	if (!tk)
+		return;
+	FOR_EACH_FW(d, env, fw)
+	{
+		if (fw->kind != PY_FW_TORCH || !gpu_fw(fw) || !fw->cuda)
+			continue;
+		if (atoi(fw->cuda) == atoi(tk->version))
+			continue;
+		struct finding *f = rule_emit(d, self, "nvcc %s and PyTorch %s (CUDA %s) differ in CUDA major",
+					      tk->version, fw->version ? fw->version : "?", fw->cuda);
+		finding_subject(f, fw->pkg_dir);
+		finding_cause(f, "Running PyTorch is not affected (the wheel brings its own CUDA runtime). "
+				 "Building a CUDA extension (torch.utils.cpp_extension, pip install of a package "
+				 "with CUDA sources) with this nvcc fails: \"The detected CUDA version (%s) "
+				 "mismatches the version that was used to compile PyTorch (%s)\".",
+			      tk->version, fw->cuda);
+		finding_evidence(f, "nvcc: %s (CUDA %s, %s)", tk->nvcc, tk->version, tk->origin ? tk->origin : "?");
+		finding_evidence(f, "%s: CUDA %s", fw->pkg_dir, fw->cuda);
+		finding_fix(f, "For building extensions: install CUDA toolkit %d.x and point CUDA_HOME at it, "
+			       "or install the matching PyTorch CUDA variant.",
+			    atoi(fw->cuda));
+	}
+}
+
+static const struct rule python_rules[] = {
+	{ "torch-cpu-build", SEV_WARNING, check_torch_cpu },
+	{ "framework-driver-too-old", SEV_ERROR, check_driver },
+	{ "framework-lib-missing", SEV_ERROR, check_lib_missing },
+	{ "framework-cudnn-mismatch", SEV_ERROR, check_cudnn },
+	{ "pip-nvidia-shadowed", SEV_WARNING, check_shadowed },
+	{ "framework-gpu-arch", SEV_ERROR, check_gpu_arch },
+	{ "tf-windows-native-gpu", SEV_WARNING, check_tf_windows },
+	{ "nvcc-framework-mismatch", SEV_INFO, check_nvcc },
+};
+
+RULE_FAMILY(rules_python, "python", python_rules);

@@ -120,15 +120,24 @@ size_t kb_lib_rows(const struct kb_lib **rows)
 	return kbt_lib_n;
 }
 
-size_t kb_lib_find(const char *component, int cuda_major, enum target_os os, const struct kb_lib **out,
-		   size_t max)
+/* "cudnn" names cuDNN and its sub-libraries "cudnn_ops", "cudnn_cnn_infer", ...; "cublas" is not
+ * "cublasLt". */
+static bool component_matches(const char *component, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < n; i++)
+		if (!component[i] || tolower((unsigned char)component[i]) != tolower((unsigned char)name[i]))
+			return false;
+	return component[n] == '\0' || component[n] == '_';
+}
+
+static size_t lib_find(const char *name, bool by_family, int cuda_major, enum target_os os,
+		       const struct kb_lib **out, size_t max)
 {
 	size_t n = 0;
-	if (!component)
-		return 0;
 	for (size_t i = 0; i < kbt_lib_n; i++) {
 		const struct kb_lib *row = &kbt_lib[i];
-		if (!kb_streq_nocase(row->component, component) && !kb_streq_nocase(row->family, component))
+		if (by_family ? !kb_streq_nocase(row->family, name) : !component_matches(row->component, name))
 			continue;
 		if (os != OS_AUTO && row->os != os)
 			continue;
@@ -140,6 +149,17 @@ size_t kb_lib_find(const char *component, int cuda_major, enum target_os os, con
 		n++;
 	}
 	return n;
+}
+
+/* A component and its sub-libraries first ("cublas" is cuBLAS alone, "cudnn" every cuDNN
+ * library); a family when no component has the name ("cuda-runtime"). */
+size_t kb_lib_find(const char *component, int cuda_major, enum target_os os, const struct kb_lib **out,
+		   size_t max)
+{
+	if (!component)
+		return 0;
+	size_t n = lib_find(component, false, cuda_major, os, out, max);
+	return n ? n : lib_find(component, true, cuda_major, os, out, max);
 }
 
 size_t kb_lib_dlopens(const char *from_name, enum target_os os, const char *const **names)

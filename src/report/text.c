@@ -1,5 +1,6 @@
 /* The check report for people: findings first (what is wrong and what to do), then the
  * inventory they were drawn from. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -85,26 +86,46 @@ static void print_toolkits(FILE *out, const struct cudx_ctx *ctx, const struct i
 			t->version ? t->version : "version unknown");
 		if (t->version_source)
 			fprintf(out, " %s(%s)%s", style_dim(ctx), t->version_source, style_reset(ctx));
-		fprintf(out, "\n      %s%s%s[%s]\n", t->nvcc ? "nvcc  " : "no nvcc  ",
-			t->stub_libcuda ? "stub libcuda: " : "", t->stub_libcuda ? t->stub_libcuda : "", t->origin);
+		fprintf(out, "\n      %s%s%s  %s[found via %s]%s\n", t->nvcc ? "nvcc" : "no nvcc",
+			t->stub_libcuda ? ", stub libcuda " : "", t->stub_libcuda ? t->stub_libcuda : "", style_dim(ctx),
+			t->origin, style_reset(ctx));
 	}
 	fputc('\n', out);
+}
+
+/* Listed by family and component so the copies of one library sit together; the inventory keeps
+ * discovery (search) order. */
+static int lib_order(const void *pa, const void *pb)
+{
+	const struct lib_file *a = *(const struct lib_file *const *)pa, *b = *(const struct lib_file *const *)pb;
+	int c = strcmp(a->family ? a->family : "", b->family ? b->family : "");
+	if (!c)
+		c = strcmp(a->component ? a->component : "", b->component ? b->component : "");
+	return c ? c : strcmp(a->path, b->path);
 }
 
 static void print_libs(FILE *out, const struct cudx_ctx *ctx, const struct inventory *inv)
 {
 	fprintf(out, "%sLibraries%s (%zu copies)\n", style_bold(ctx), style_reset(ctx), inv->n_libs);
+	const struct lib_file **sorted = arena_calloc(ctx->arena, inv->n_libs + 1, sizeof *sorted);
+	for (size_t i = 0; i < inv->n_libs; i++)
+		sorted[i] = &inv->libs[i];
+	qsort(sorted, inv->n_libs, sizeof *sorted, lib_order);
 	for (size_t i = 0; i < inv->n_libs; i++) {
-		const struct lib_file *l = &inv->libs[i];
-		const char *ver = l->version ? l->version : l->major ? "" : "?";
-		char major[16] = "";
-		if (!l->version && l->major)
-			snprintf(major, sizeof major, "%d.x", l->major);
-		fprintf(out, "  %-22s %-12s %s", l->component, l->version ? ver : major, l->path);
+		const struct lib_file *l = sorted[i];
+		char ver[32];
 		if (l->is_stub)
-			fprintf(out, "  %s(stub)%s", style_yellow(ctx), style_reset(ctx));
-		if (l->broken_link)
-			fprintf(out, "  %s(broken link)%s", style_red(ctx), style_reset(ctx));
+			snprintf(ver, sizeof ver, "stub");
+		else if (l->broken_link)
+			snprintf(ver, sizeof ver, "broken");
+		else if (l->version)
+			snprintf(ver, sizeof ver, "%s", l->version);
+		else if (l->major)
+			snprintf(ver, sizeof ver, "%d.x", l->major);
+		else
+			snprintf(ver, sizeof ver, "?");
+		const char *vc = l->is_stub ? style_yellow(ctx) : l->broken_link ? style_red(ctx) : "";
+		fprintf(out, "  %-24s %s%-12s%s %s", l->component, vc, ver, *vc ? style_reset(ctx) : "", l->path);
 		if (ctx->opt->verbose && l->real_path && strcmp(l->real_path, l->path) != 0)
 			fprintf(out, " -> %s", l->real_path);
 		fprintf(out, "  %s[%s%s%s]%s\n", style_dim(ctx), l->origin, l->owner ? ", " : "", l->owner ? l->owner : "",

@@ -10,6 +10,8 @@
 #include "sys/sysroot.h"
 #include "util/arena.h"
 
+struct distinfo_cache;
+
 struct cudx_ctx {
 	struct arena *arena;
 	struct options *opt;
@@ -17,6 +19,7 @@ struct cudx_ctx {
 	struct envsnap env;
 	enum target_os os; /* resolved: OS_LINUX or OS_WINDOWS (from --os, or inferred from the root) */
 	FILE *out;         /* where reports go (stdout) */
+	struct distinfo_cache *distinfo_cache; /* memo of collect/distinfo.c, per run */
 };
 
 /* Set up root and env from the options. Returns 0, or 2 with a message on stderr. */

@@ -332,6 +332,9 @@ char *sysroot_read_text(const struct sysroot *sr, struct arena *a, const char *p
 			*err = EISDIR;
 		return NULL;
 	}
+	/* /proc and /sys files report size 0: only for those take the caller's bound up front */
+	if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < max)
+		max = (size_t)st.st_size + 1; /* +1 notices a file that grew */
 	char *buf = arena_alloc(a, max + 1);
 	size_t got = 0;
 	while (got < max) {

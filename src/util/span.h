@@ -41,8 +41,11 @@ static inline struct span span_from(struct span s, uint64_t off)
 	return (struct span){ s.p + off, s.n - (size_t)off };
 }
 
+/* The readers below write *v on failure too (0), so a caller's variable is never left
+ * uninitialised. */
 static inline bool span_u8(struct span s, uint64_t off, uint8_t *v)
 {
+	*v = 0;
 	if (!span_has(s, off, 1))
 		return false;
 	*v = s.p[off];
@@ -51,6 +54,7 @@ static inline bool span_u8(struct span s, uint64_t off, uint8_t *v)
 
 static inline bool span_u16le(struct span s, uint64_t off, uint16_t *v)
 {
+	*v = 0;
 	if (!span_has(s, off, 2))
 		return false;
 	*v = (uint16_t)(s.p[off] | (s.p[off + 1] << 8));
@@ -59,6 +63,7 @@ static inline bool span_u16le(struct span s, uint64_t off, uint16_t *v)
 
 static inline bool span_u32le(struct span s, uint64_t off, uint32_t *v)
 {
+	*v = 0;
 	if (!span_has(s, off, 4))
 		return false;
 	*v = (uint32_t)s.p[off] | (uint32_t)s.p[off + 1] << 8 | (uint32_t)s.p[off + 2] << 16 |
@@ -69,6 +74,7 @@ static inline bool span_u32le(struct span s, uint64_t off, uint32_t *v)
 static inline bool span_u64le(struct span s, uint64_t off, uint64_t *v)
 {
 	uint32_t lo, hi;
+	*v = 0;
 	if (!span_u32le(s, off, &lo) || !span_u32le(s, off + 4, &hi))
 		return false;
 	*v = (uint64_t)hi << 32 | lo;
@@ -77,6 +83,7 @@ static inline bool span_u64le(struct span s, uint64_t off, uint64_t *v)
 
 static inline bool span_u16be(struct span s, uint64_t off, uint16_t *v)
 {
+	*v = 0;
 	if (!span_has(s, off, 2))
 		return false;
 	*v = (uint16_t)(s.p[off] << 8 | s.p[off + 1]);
@@ -85,6 +92,7 @@ static inline bool span_u16be(struct span s, uint64_t off, uint16_t *v)
 
 static inline bool span_u32be(struct span s, uint64_t off, uint32_t *v)
 {
+	*v = 0;
 	if (!span_has(s, off, 4))
 		return false;
 	*v = (uint32_t)s.p[off] << 24 | (uint32_t)s.p[off + 1] << 16 | (uint32_t)s.p[off + 2] << 8 |
@@ -95,6 +103,7 @@ static inline bool span_u32be(struct span s, uint64_t off, uint32_t *v)
 static inline bool span_u64be(struct span s, uint64_t off, uint64_t *v)
 {
 	uint32_t hi, lo;
+	*v = 0;
 	if (!span_u32be(s, off, &hi) || !span_u32be(s, off + 4, &lo))
 		return false;
 	*v = (uint64_t)hi << 32 | lo;

@@ -1,0 +1,343 @@
+/* `cudx why` and `cudx tree` on a Windows tree (--root of a copied C: drive, --os windows).
+ * cmd_why.c / cmd_tree.c hand over with `if (ctx->os == OS_WINDOWS) return win_why_run(...)`.
+ * Compute (loader + rules), then show (text or JSON) at the end of this file. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/win_why.h"
+#include "collect/windows.h"
+#include "diag/rules_windows.h"
+#include "report/report.h"
+
+struct win_args {
+	const char *name;
+	const char *exe;
+	const char *from;
+	const char *cwd;
+	const char *dll_dirs[64];
+	size_t n_dll_dirs;
+	bool set_dll_dir_given;
+	const char *set_dll_dir;
+};
+
+static const char win_why_usage[] =
+	"why NAME [--exe HOST.EXE] [--from MODULE] [--dll-dir DIR]... [--set-dll-directory DIR] [--cwd DIR]";
+static const char win_tree_usage[] = "tree NAME|C:\\PATH\\FILE.dll [--exe HOST.EXE] [--dll-dir DIR]... [--cwd DIR]";
+
+static int usage(const char *cmd, const char *u, const char *problem)
+{
+	if (problem)
+		fprintf(stderr, "cudx %s: %s\n", cmd, problem);
+	fprintf(stderr, "usage: cudx %s\n", u);
+	fprintf(stderr,
+		"  NAME                    a DLL name (cudnn_cnn_infer64_8.dll) or a Windows path (C:\\...\\x.dll)\n"
+		"  --exe HOST.EXE          the program that loads it (its folder is searched first; python.exe\n"
+		"                          3.8+ switches to the LOAD_LIBRARY_SEARCH_DEFAULT_DIRS rules)\n"
+		"  --from MODULE           the DLL or .pyd that imports NAME\n"
+		"  --dll-dir DIR           a directory added with os.add_dll_directory / AddDllDirectory\n"
+		"  --set-dll-directory DIR SetDllDirectory(DIR) in effect\n"
+		"  --cwd DIR               the process's current directory\n");
+	return 2;
+}
+
+static int parse_args(const char *cmd, const char *u, int argc, char **argv, struct win_args *wa)
+{
+	memset(wa, 0, sizeof *wa);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char **slot = NULL;
+		if (strcmp(a, "--exe") == 0)
+			slot = &wa->exe;
+		else if (strcmp(a, "--from") == 0)
+			slot = &wa->from;
+		else if (strcmp(a, "--cwd") == 0)
+			slot = &wa->cwd;
+		else if (strcmp(a, "--set-dll-directory") == 0)
+			slot = &wa->set_dll_dir;
+		else if (strcmp(a, "--dll-dir") == 0) {
+			if (wa->n_dll_dirs == sizeof wa->dll_dirs / sizeof wa->dll_dirs[0])
+				return usage(cmd, u, "too many --dll-dir");
+			slot = &wa->dll_dirs[wa->n_dll_dirs++];
+		} else if (a[0] == '-' && a[1])
+			return usage(cmd, u, "unknown option");
+		else if (!wa->name) {
+			wa->name = a;
+			continue;
+		} else
+			return usage(cmd, u, "more than one NAME");
+		if (i + 1 >= argc)
+			return usage(cmd, u, "option needs a value");
+		*slot = argv[++i];
+	}
+	if (!wa->name)
+		return usage(cmd, u, "NAME missing");
+	return 0;
+}
+
+static const char *dir_of(struct arena *a, const char *winpath)
+{
+	const char *bs = strrchr(winpath, '\\'), *fs = strrchr(winpath, '/');
+	const char *s = bs > fs ? bs : fs;
+	return s ? arena_strndup(a, winpath, (size_t)(s - winpath)) : NULL;
+}
+
+/* An in-root path ("/Program Files/...") given where a Windows path is expected. */
+static const char *as_win(struct cudx_ctx *ctx, const char *p)
+{
+	return p && p[0] == '/' ? win_path_from_root(ctx->arena, p) : p;
+}
+
+static void setup(struct cudx_ctx *ctx, struct windows_inventory *w, struct win_args *wa)
+{
+	win_inventory_init(ctx, w, as_win(ctx, wa->exe), as_win(ctx, wa->cwd));
+	for (size_t i = 0; i < wa->n_dll_dirs; i++)
+		win_loader_add_dll_dir(&w->loader, as_win(ctx, wa->dll_dirs[i]));
+	if (wa->set_dll_dir)
+		w->loader.t.set_dll_directory = as_win(ctx, wa->set_dll_dir);
+	win_inventory_scan(ctx, w);
+}
+
+/* --- show ------------------------------------------------------------------------------------ */
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *cand_json(struct cudx_ctx *ctx, const struct win_candidate *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "dir", jstr(c->dir));
+	json_object_set_new(o, "origin", jstr(c->origin));
+	json_object_set_new(o, "result", json_string(win_cand_result_name(c->result)));
+	json_object_set_new(o, "path", jstr(c->path ? win_path_from_root(ctx->arena, c->path) : NULL));
+	json_object_set_new(o, "machine", c->path ? json_string(pe_machine_name(c->machine)) : json_null());
+	json_object_set_new(o, "detail", jstr(c->detail));
+	return o;
+}
+
+static json_t *res_json(struct cudx_ctx *ctx, const struct win_resolution *r)
+{
+	json_t *o = json_object(), *tried = json_array(), *else_ = json_array(), *om = json_array();
+	const struct win_candidate *c = win_chosen(r);
+	json_object_set_new(o, "name", json_string(r->name));
+	json_object_set_new(o, "found", jstr(c ? win_path_from_root(ctx->arena, c->path) : NULL));
+	json_object_set_new(o, "system", jstr(r->system));
+	json_object_set_new(o, "error", r->error ? json_integer(r->error) : json_null());
+	for (size_t i = 0; i < r->n_cands; i++)
+		json_array_append_new(tried, cand_json(ctx, &r->cands[i]));
+	for (size_t i = 0; i < r->n_elsewhere; i++)
+		json_array_append_new(else_, cand_json(ctx, &r->elsewhere[i]));
+	for (size_t i = 0; i < r->n_other_major; i++)
+		json_array_append_new(om, cand_json(ctx, &r->other_major[i]));
+	json_object_set_new(o, "search", tried);
+	json_object_set_new(o, "elsewhere", else_);
+	json_object_set_new(o, "other_major", om);
+	return o;
+}
+
+static json_t *host_json(const struct win_target *t)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "exe", jstr(t->exe));
+	json_object_set_new(o, "machine", json_string(pe_machine_name(t->machine)));
+	json_object_set_new(o, "machine_source", jstr(t->machine_source));
+	json_object_set_new(o, "search_mode", json_string(t->mode == WIN_SEARCH_DEFAULT_DIRS ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS"
+											       : "standard"));
+	json_object_set_new(o, "python", jstr(t->python_version));
+	json_object_set_new(o, "system_root", jstr(t->system_root));
+	return o;
+}
+
+static json_t *tree_json(struct cudx_ctx *ctx, const struct win_tree *t)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < t->n; i++) {
+		const struct win_node *nd = &t->nodes[i];
+		json_t *o = res_json(ctx, &nd->res);
+		json_object_set_new(o, "parent", nd->parent >= 0 ? json_integer(nd->parent) : json_null());
+		json_object_set_new(o, "depth", json_integer(nd->depth));
+		json_object_set_new(o, "delay_load", json_boolean(nd->delay));
+		json_object_set_new(o, "already_loaded", json_boolean(nd->repeat));
+		json_object_set_new(o, "version", jstr(nd->version));
+		json_object_set_new(o, "pe_error", jstr(nd->pe_error));
+		if (nd->pe) {
+			json_object_set_new(o, "pe_machine", json_string(pe_machine_name(nd->pe->machine)));
+			json_object_set_new(o, "n_exports", json_integer((json_int_t)nd->pe->n_exports));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static void print_host(struct cudx_ctx *ctx, const struct windows_inventory *w)
+{
+	const struct win_target *t = &w->loader.t;
+	FILE *out = ctx->out;
+	fprintf(out, "%shost:%s %s, %s process (%s)\n", style_dim(ctx), style_reset(ctx),
+		t->exe ? t->exe : "unknown program (give --exe; its folder is searched first)", pe_machine_name(t->machine),
+		t->machine_source);
+	fprintf(out, "%ssearch:%s %s\n", style_dim(ctx), style_reset(ctx),
+		t->mode == WIN_SEARCH_DEFAULT_DIRS
+			? arena_printf(ctx->arena, "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS (Python %s: PATH is not searched)",
+				       t->python_version)
+			: "standard order (SafeDllSearchMode): application dir, System32, Windows dir, current dir, PATH");
+	if (w->driver_version)
+		fprintf(out, "%sdriver:%s nvcuda.dll %s (driver %s)\n", style_dim(ctx), style_reset(ctx), w->nvcuda_version,
+			w->driver_version);
+	if (w->env_truncated)
+		fprintf(out, "%snote:%s %zu value(s) of the PowerShell table were cut at the console width (\"...\")\n",
+			style_yellow(ctx), style_reset(ctx), w->env_truncated);
+}
+
+static void print_resolution(struct cudx_ctx *ctx, const struct win_resolution *r, const char *indent)
+{
+	FILE *out = ctx->out;
+	if (r->system) {
+		fprintf(out, "%s%s: provided by Windows (%s)\n", indent, r->name, r->system);
+		return;
+	}
+	for (size_t i = 0; i < r->n_cands; i++) {
+		const struct win_candidate *c = &r->cands[i];
+		const char *col = c->result == WIN_CAND_FOUND ? style_green(ctx)
+				  : c->result == WIN_CAND_WRONG_MACHINE || c->result == WIN_CAND_BAD_PE ? style_red(ctx)
+													  : style_dim(ctx);
+		fprintf(out, "%s%2zu. %-45s %s%s%s%s%s  (%s)\n", indent, i + 1, c->dir, col, win_cand_result_name(c->result),
+			c->detail ? ": " : "", c->detail ? c->detail : "", style_reset(ctx), c->origin);
+	}
+	for (size_t i = 0; i < r->n_elsewhere; i++)
+		fprintf(out, "%s    %snot searched:%s %s (%s)\n", indent, style_yellow(ctx), style_reset(ctx),
+			win_path_from_root(ctx->arena, r->elsewhere[i].path), r->elsewhere[i].origin);
+	for (size_t i = 0; i < r->n_other_major; i++)
+		fprintf(out, "%s    %sother version:%s %s (%s)\n", indent, style_yellow(ctx), style_reset(ctx),
+			win_path_from_root(ctx->arena, r->other_major[i].path), r->other_major[i].origin);
+}
+
+static void print_tree(struct cudx_ctx *ctx, const struct win_tree *t, bool show_system)
+{
+	FILE *out = ctx->out;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct win_node *nd = &t->nodes[i];
+		if (!show_system && nd->res.system)
+			continue;
+		const struct win_candidate *c = win_chosen(&nd->res);
+		bool sys = c && (win_is_known_dll(nd->name));
+		if (!show_system && sys && i > 0)
+			continue;
+		fprintf(out, "%*s%s%s", nd->depth * 2, "", nd->name, nd->delay ? " [delay-load]" : "");
+		if (nd->repeat)
+			fprintf(out, " %s(already loaded)%s\n", style_dim(ctx), style_reset(ctx));
+		else if (nd->res.system)
+			fprintf(out, " %s[Windows: %s]%s\n", style_dim(ctx), nd->res.system, style_reset(ctx));
+		else if (c)
+			fprintf(out, " => %s%s%s%s\n", win_path_from_root(ctx->arena, c->path),
+				nd->version ? " [" : "", nd->version ? nd->version : "", nd->version ? "]" : "");
+		else if (nd->res.error == WIN_ERROR_BAD_EXE_FORMAT)
+			fprintf(out, " %s=> error 193: %s%s\n", style_red(ctx), nd->res.cands[nd->res.n_cands - 1].detail,
+				style_reset(ctx));
+		else
+			fprintf(out, " %s=> not found (error 126)%s\n", style_red(ctx), style_reset(ctx));
+	}
+	if (t->truncated)
+		fprintf(out, "... (tree cut at %d DLLs)\n", WIN_TREE_MAX_NODES);
+}
+
+static int finish(struct cudx_ctx *ctx, struct findings *fs)
+{
+	findings_sort(fs);
+	return findings_exit_status(fs);
+}
+
+/* --- commands -------------------------------------------------------------------------------- */
+
+int win_why_run(struct cudx_ctx *ctx, int argc, char **argv)
+{
+	struct win_args wa;
+	if (parse_args("why", win_why_usage, argc, argv, &wa))
+		return 2;
+	struct windows_inventory w;
+	setup(ctx, &w, &wa);
+	const char *from = as_win(ctx, wa.from);
+	const char *from_dir = from ? dir_of(ctx->arena, from) : NULL;
+	const struct win_query *q = win_inventory_query(
+		ctx, &w, as_win(ctx, wa.name), from_dir,
+		from ? arena_printf(ctx->arena, "imported by %s", from) : "asked for (cudx why)", true);
+	struct findings fs;
+	findings_init(&fs, ctx->arena);
+	struct win_diag wd = { .ctx = ctx, .w = &w, .out = &fs };
+	win_diagnose_query(&wd, q);
+	int status = finish(ctx, &fs);
+	const struct win_resolution *r = &q->tree.nodes[0].res;
+	if (ctx->opt->format == OUT_JSON) {
+		json_t *o = json_object();
+		json_object_set_new(o, "schema", json_string("cudx/1"));
+		json_object_set_new(o, "command", json_string("why"));
+		json_object_set_new(o, "os", json_string("windows"));
+		json_object_set_new(o, "host", host_json(&w.loader.t));
+		json_object_set_new(o, "resolution", res_json(ctx, r));
+		json_object_set_new(o, "dependencies", tree_json(ctx, &q->tree));
+		json_object_set_new(o, "findings", report_findings_json(&fs));
+		report_json_dump(ctx->out, o);
+		json_decref(o);
+		return status;
+	}
+	FILE *out = ctx->out;
+	const struct win_candidate *c = win_chosen(r);
+	fprintf(out, "%s%s%s (Windows loader rules)\n", style_bold(ctx), r->name, style_reset(ctx));
+	print_host(ctx, &w);
+	fputc('\n', out);
+	print_resolution(ctx, r, "  ");
+	fputc('\n', out);
+	if (r->system)
+		fprintf(out, "=> provided by Windows\n");
+	else if (c)
+		fprintf(out, "=> %s%s%s\n", style_green(ctx), win_path_from_root(ctx->arena, c->path), style_reset(ctx));
+	else
+		fprintf(out, "=> %sfails with error %d%s\n", style_red(ctx), r->error, style_reset(ctx));
+	if (c && q->tree.n > 1) {
+		fprintf(out, "\n%sdependencies:%s\n", style_dim(ctx), style_reset(ctx));
+		print_tree(ctx, &q->tree, false);
+	}
+	fputc('\n', out);
+	if (fs.n)
+		report_findings_text(out, ctx, &fs);
+	else if (c)
+		fprintf(out, "%s%s and everything it imports load from this environment.%s\n", style_green(ctx), r->name,
+			style_reset(ctx));
+	return status;
+}
+
+int win_tree_run(struct cudx_ctx *ctx, int argc, char **argv)
+{
+	struct win_args wa;
+	if (parse_args("tree", win_tree_usage, argc, argv, &wa))
+		return 2;
+	struct windows_inventory w;
+	setup(ctx, &w, &wa);
+	const struct win_query *q = win_inventory_query(ctx, &w, as_win(ctx, wa.name), NULL, "asked for (cudx tree)", true);
+	struct findings fs;
+	findings_init(&fs, ctx->arena);
+	struct win_diag wd = { .ctx = ctx, .w = &w, .out = &fs };
+	win_diagnose_query(&wd, q);
+	int status = finish(ctx, &fs);
+	if (ctx->opt->format == OUT_JSON) {
+		json_t *o = json_object();
+		json_object_set_new(o, "schema", json_string("cudx/1"));
+		json_object_set_new(o, "command", json_string("tree"));
+		json_object_set_new(o, "os", json_string("windows"));
+		json_object_set_new(o, "host", host_json(&w.loader.t));
+		json_object_set_new(o, "nodes", tree_json(ctx, &q->tree));
+		json_object_set_new(o, "findings", report_findings_json(&fs));
+		report_json_dump(ctx->out, o);
+		json_decref(o);
+		return status;
+	}
+	print_host(ctx, &w);
+	fputc('\n', ctx->out);
+	print_tree(ctx, &q->tree, ctx->opt->verbose > 0);
+	fputc('\n', ctx->out);
+	if (fs.n)
+		report_findings_text(ctx->out, ctx, &fs);
+	return status;
+}

@@ -1,0 +1,375 @@
+/* What each framework was built for, from the files its package carries (never by importing it):
+ * torch/version.py and the nvidia-* pins of torch's METADATA, TensorFlow's build_info.py,
+ * ONNX Runtime's capi/version_info.py, the CUDA major in jax/cupy wheel names; the knowledge
+ * rows (python_facts) fill what a package does not say, marked as such. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/python.h"
+#include "collect/python_facts.h"
+#include "fmt/pymeta.h"
+#include "fmt/version.h"
+
+#define PY_MAX_MODULE (1u << 20) /* version.py / build_info.py are a few hundred bytes */
+#define PY_MAX_METADATA (4u << 20)
+
+const char *py_fw_kind_name(enum py_fw_kind k)
+{
+	static const char *const names[] = { "PyTorch", "TensorFlow", "JAX", "ONNX Runtime", "CuPy" };
+	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+static const char *os_name(const struct cudx_ctx *ctx)
+{
+	return ctx->os == OS_WINDOWS ? "windows" : "linux";
+}
+
+/* Read a small text file; NULL with *why set (a message) when absent or unreadable. */
+static char *read_small(struct cudx_ctx *ctx, const char *path, size_t max, size_t *len, const char **why)
+{
+	int err = 0;
+	char *t = sysroot_read_text(&ctx->root, ctx->arena, path, max, len, &err);
+	if (!t)
+		*why = arena_printf(ctx->arena, "%s: %s", path, strerror(err));
+	return t;
+}
+
+static const char *site_of(struct cudx_ctx *ctx, const struct py_wheel *w)
+{
+	return path_dirname(ctx->arena, w->dist_dir);
+}
+
+static void add_problem(struct cudx_ctx *ctx, struct py_framework *fw, const char *msg)
+{
+	fw->problem = fw->problem ? arena_printf(ctx->arena, "%s; %s", fw->problem, msg) : msg;
+}
+
+/* A string-or-None literal; anything else is a problem that names the file and what was there. */
+static const char *str_value(struct cudx_ctx *ctx, struct py_framework *fw, struct span s,
+			     const char *file, const char *key, bool *present)
+{
+	struct pymeta_value v;
+	*present = pymeta_py_value(s, ctx->arena, key, &v);
+	if (!*present)
+		return NULL;
+	switch (v.kind) {
+	case PYLIT_STR:
+	case PYLIT_NUMBER:
+		return v.str;
+	case PYLIT_NULL:
+		return NULL;
+	default:
+		add_problem(ctx, fw, arena_printf(ctx->arena, "%s: %s = %s (not a literal cudx reads)", file,
+						  key, v.str ? v.str : "?"));
+		*present = false;
+		return NULL;
+	}
+}
+
+/* Requires-Dist of the framework: nvidia-* and cuda-* pins that apply on this OS. Pins under an
+ * extra count only when that extra looks installed (one of its packages is). */
+static void read_reqs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
+		      struct py_framework *fw, const struct py_wheel *w)
+{
+	const char *meta = path_join(ctx->arena, w->dist_dir, "METADATA");
+	if (!sysroot_exists(&ctx->root, meta))
+		meta = path_join(ctx->arena, w->dist_dir, "PKG-INFO");
+	struct mapped_file m;
+	int err = sysroot_map(&ctx->root, meta, &m);
+	if (err) {
+		add_problem(ctx, fw, arena_printf(ctx->arena, "%s: %s", meta, strerror(err)));
+		return;
+	}
+	if (m.data.n > PY_MAX_METADATA) {
+		add_problem(ctx, fw, arena_printf(ctx->arena, "%s: larger than 4 MiB, not read", meta));
+		sysroot_unmap(&m);
+		return;
+	}
+	struct pymeta_dist d;
+	const char *perr;
+	if (!pymeta_parse_metadata(m.data, ctx->arena, &d, &perr)) {
+		add_problem(ctx, fw, arena_printf(ctx->arena, "%s: %s", meta, perr));
+		sysroot_unmap(&m);
+		return;
+	}
+	sysroot_unmap(&m);
+	bool win = ctx->os == OS_WINDOWS;
+	size_t cap = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < d.n_requires; i++) {
+			struct pymeta_req r;
+			if (!pymeta_parse_req(d.requires[i], ctx->arena, &r))
+				continue;
+			if (strncmp(r.name, "nvidia-", 7) != 0 && strncmp(r.name, "cuda-", 5) != 0)
+				continue;
+			if ((win && r.linux_only) || (!win && r.windows_only))
+				continue;
+			if ((pass == 0) != (r.extra == NULL))
+				continue;
+			const struct py_wheel *inst = py_env_wheel(env, r.name);
+			if (r.extra && !inst) {
+				/* keep it only when another package of the same extra is installed */
+				bool extra_installed = false;
+				for (size_t j = 0; j < fw->n_reqs; j++)
+					if (fw->reqs[j].extra && strcmp(fw->reqs[j].extra, r.extra) == 0 &&
+					    fw->reqs[j].installed)
+						extra_installed = true;
+				for (size_t j = 0; j < d.n_requires && !extra_installed; j++) {
+					struct pymeta_req o;
+					if (pymeta_parse_req(d.requires[j], ctx->arena, &o) && o.extra &&
+					    strcmp(o.extra, r.extra) == 0 && py_env_wheel(env, o.name))
+						extra_installed = true;
+				}
+				if (!extra_installed)
+					continue;
+			}
+			struct py_req *q = ARENA_PUSH(ctx->arena, fw->reqs, fw->n_reqs, cap);
+			q->name = r.name;
+			q->op = r.op;
+			q->version = r.version;
+			q->raw = d.requires[i];
+			q->extra = r.extra;
+			q->installed = inst;
+		}
+	}
+}
+
+/* The cuDNN a framework pins through its nvidia-cudnn-cuXX requirement. */
+static const struct py_req *cudnn_pin(const struct py_framework *fw)
+{
+	for (size_t i = 0; i < fw->n_reqs; i++)
+		if (strncmp(fw->reqs[i].name, "nvidia-cudnn-cu", 15) == 0 && fw->reqs[i].version)
+			return &fw->reqs[i];
+	return NULL;
+}
+
+static void torch_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
+		       struct py_framework *fw, const struct py_wheel *w)
+{
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "torch");
+	const char *vp = path_join(ctx->arena, fw->pkg_dir, "version.py");
+	size_t len;
+	const char *why;
+	char *text = read_small(ctx, vp, PY_MAX_MODULE, &len, &why);
+	bool has_cuda = false, has_hip = false, has_ver;
+	if (text) {
+		struct span s = span_make(text, len);
+		const char *v = str_value(ctx, fw, s, "torch/version.py", "__version__", &has_ver);
+		if (v)
+			fw->version = v;
+		fw->cuda = str_value(ctx, fw, s, "torch/version.py", "cuda", &has_cuda);
+		fw->rocm = str_value(ctx, fw, s, "torch/version.py", "hip", &has_hip);
+		if (fw->cuda)
+			fw->cuda_source = "torch/version.py";
+		if (!has_cuda && !fw->problem)
+			add_problem(ctx, fw, "torch/version.py has no `cuda = ...` line");
+	} else {
+		add_problem(ctx, fw, why);
+	}
+	read_reqs(ctx, inv, env, fw, w);
+	bool plus_cpu = fw->version && strstr(fw->version, "+cpu");
+	if (plus_cpu || (has_cuda && !fw->cuda && !fw->rocm)) {
+		fw->cpu_only = true;
+		return;
+	}
+	if (!fw->cuda && !fw->rocm) {
+		/* version.py unreadable: the +cuXYZ tag or the nvidia pins still tell a CUDA build */
+		const char *tag = fw->version ? strstr(fw->version, "+cu") : NULL;
+		if (tag && strlen(tag) >= 6) {
+			int digits = atoi(tag + 3);
+			fw->cuda = arena_printf(ctx->arena, "%d.%d", digits / 10, digits % 10);
+			fw->cuda_source = "wheel version tag";
+		}
+	}
+	if (fw->rocm)
+		return;
+	fw->gpu_build = fw->cuda != NULL || cudnn_pin(fw) != NULL;
+	const struct py_req *pin = cudnn_pin(fw);
+	if (pin) {
+		fw->cudnn = pin->version;
+		fw->cudnn_source = arena_printf(ctx->arena, "METADATA Requires-Dist %s", pin->raw);
+	} else if (fw->cuda) {
+		const struct py_fact *f = py_fact_build("torch", fw->version, fw->cuda, os_name(ctx));
+		if (f && strcmp(f->cudnn, "-") != 0) {
+			fw->cudnn = f->cudnn;
+			fw->cudnn_source = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
+		}
+	}
+}
+
+static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
+		    struct py_framework *fw, const struct py_wheel *w)
+{
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "tensorflow");
+	if (strcmp(w->name, "tensorflow-cpu") == 0) {
+		fw->cpu_only = true;
+		return;
+	}
+	read_reqs(ctx, inv, env, fw, w);
+	const char *bp = path_join(ctx->arena, fw->pkg_dir, "python/platform/build_info.py");
+	size_t len;
+	const char *why;
+	char *text = read_small(ctx, bp, PY_MAX_MODULE, &len, &why);
+	if (text) {
+		struct span s = span_make(text, len);
+		struct pymeta_value v;
+		const char *file = "build_info.py";
+		if (pymeta_py_value(s, ctx->arena, "is_cuda_build", &v) && v.kind == PYLIT_BOOL && !v.b) {
+			fw->cpu_only = true;
+			return;
+		}
+		bool present;
+		fw->cuda = str_value(ctx, fw, s, file, "cuda_version", &present);
+		if (!present)
+			fw->cuda = str_value(ctx, fw, s, file, "cuda_version_number", &present);
+		fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version", &present);
+		if (!present)
+			fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version_number", &present);
+		if (fw->cuda)
+			fw->cuda_source = "tensorflow/python/platform/build_info.py";
+		if (fw->cudnn)
+			fw->cudnn_source = "tensorflow/python/platform/build_info.py";
+		if (pymeta_py_value(s, ctx->arena, "cuda_compute_capabilities", &v) && v.kind == PYLIT_LIST) {
+			fw->archs = v.items;
+			fw->n_archs = v.n_items;
+			fw->archs_source = "build_info.py cuda_compute_capabilities";
+		}
+	} else if (ctx->os != OS_WINDOWS) {
+		add_problem(ctx, fw, why);
+	}
+	if (!fw->cuda || !fw->cudnn) {
+		const struct py_fact *f = py_fact_build("tensorflow", fw->version, NULL, os_name(ctx));
+		if (f) {
+			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
+			if (!fw->cuda)
+				fw->cuda = f->cuda, fw->cuda_source = src;
+			if (!fw->cudnn)
+				fw->cudnn = f->cudnn, fw->cudnn_source = src;
+		}
+	}
+	fw->gpu_build = fw->cuda != NULL;
+}
+
+static void ort_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
+		     struct py_framework *fw, const struct py_wheel *w)
+{
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "onnxruntime");
+	read_reqs(ctx, inv, env, fw, w);
+	const char *vp = path_join(ctx->arena, fw->pkg_dir, "capi/version_info.py");
+	size_t len;
+	const char *why;
+	char *text = read_small(ctx, vp, PY_MAX_MODULE, &len, &why);
+	if (text) {
+		struct span s = span_make(text, len);
+		bool present;
+		fw->cuda = str_value(ctx, fw, s, "capi/version_info.py", "cuda_version", &present);
+		fw->cudnn = str_value(ctx, fw, s, "capi/version_info.py", "cudnn_version", &present);
+		if (fw->cuda && !*fw->cuda)
+			fw->cuda = NULL;
+		if (fw->cudnn && !*fw->cudnn)
+			fw->cudnn = NULL;
+		if (fw->cuda)
+			fw->cuda_source = "onnxruntime/capi/version_info.py";
+		if (fw->cudnn)
+			fw->cudnn_source = "onnxruntime/capi/version_info.py";
+	}
+	if (!fw->cuda || !fw->cudnn) {
+		const struct py_fact *f = py_fact_build("onnxruntime-gpu", fw->version, NULL, os_name(ctx));
+		if (f) {
+			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
+			if (!fw->cuda)
+				fw->cuda = f->cuda, fw->cuda_source = src;
+			if (!fw->cudnn)
+				fw->cudnn = f->cudnn, fw->cudnn_source = src;
+		}
+	}
+	fw->gpu_build = fw->cuda != NULL;
+}
+
+/* jax-cuda12-plugin / jax-cuda13-plugin, and old jaxlib "0.4.23+cuda12.cudnn89" */
+static void jax_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
+		     struct py_framework *fw, const struct py_wheel *w)
+{
+	fw->pkg_dir = site_of(ctx, w);
+	read_reqs(ctx, inv, env, fw, w);
+	const char *tag = fw->version ? strstr(fw->version, "+cuda") : NULL;
+	if (tag) {
+		fw->cuda = arena_printf(ctx->arena, "%d", atoi(tag + 5));
+		fw->cuda_source = "wheel version tag";
+		const char *cd = strstr(tag, "cudnn");
+		if (cd && strlen(cd) >= 7)
+			fw->cudnn = arena_printf(ctx->arena, "%c.%c", cd[5], cd[6]),
+			fw->cudnn_source = "wheel version tag";
+	} else {
+		const struct py_fact *f = py_fact_build(w->name, fw->version, NULL, os_name(ctx));
+		if (f) {
+			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
+			fw->cuda = f->cuda, fw->cuda_source = src;
+			fw->cudnn = arena_printf(ctx->arena, "%s%s", strcmp(f->extra, "min") == 0 ? ">=" : "",
+						 f->cudnn);
+			fw->cudnn_source = src;
+		}
+	}
+	fw->gpu_build = fw->cuda != NULL;
+}
+
+/* cupy-cuda12x -> 12; cupy-cuda117 -> 11.7 */
+static void cupy_read(struct cudx_ctx *ctx, struct py_framework *fw, const struct py_wheel *w)
+{
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "cupy");
+	const char *d = w->name + strlen("cupy-cuda");
+	int n = atoi(d);
+	if (n <= 0)
+		return;
+	if (strchr(d, 'x'))
+		fw->cuda = arena_printf(ctx->arena, "%d", n);
+	else
+		fw->cuda = arena_printf(ctx->arena, "%d.%d", n / 10, n % 10);
+	fw->cuda_source = "wheel name";
+	fw->gpu_build = true;
+}
+
+void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env)
+{
+	for (size_t i = 0; i < env->n_wheels; i++) {
+		const struct py_wheel *w = &env->wheels[i];
+		const char *n = w->name;
+		struct py_framework fw = { 0 };
+		fw.name = n;
+		fw.version = w->version;
+		if (strcmp(n, "torch") == 0) {
+			fw.kind = PY_FW_TORCH;
+			torch_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "tensorflow") == 0 || strcmp(n, "tensorflow-gpu") == 0 ||
+			   strcmp(n, "tensorflow-intel") == 0 || strcmp(n, "tensorflow-cpu") == 0 ||
+			   strncmp(n, "tf-nightly", 10) == 0) {
+			/* tensorflow-intel is what `tensorflow` pulls on Windows: one package dir */
+			if (strcmp(n, "tensorflow-intel") == 0 && py_env_wheel(env, "tensorflow"))
+				continue;
+			fw.kind = PY_FW_TENSORFLOW;
+			tf_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "onnxruntime-gpu") == 0) {
+			fw.kind = PY_FW_ONNXRUNTIME;
+			ort_read(ctx, inv, env, &fw, w);
+		} else if (strncmp(n, "jax-cuda", 8) == 0 && strstr(n, "-plugin")) {
+			fw.kind = PY_FW_JAX;
+			jax_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "jaxlib") == 0 && w->version && strstr(w->version, "+cuda")) {
+			fw.kind = PY_FW_JAX;
+			jax_read(ctx, inv, env, &fw, w);
+		} else if (strncmp(n, "cupy-cuda", 9) == 0) {
+			fw.kind = PY_FW_CUPY;
+			cupy_read(ctx, &fw, w);
+		} else {
+			continue;
+		}
+		struct py_framework *slot = ARENA_PUSH(ctx->arena, env->fws, env->n_fws, env->cap_fws);
+		*slot = fw;
+		if (slot->problem)
+			inventory_note(ctx, inv, slot->pkg_dir ? slot->pkg_dir : w->dist_dir, "%s",
+				       slot->problem);
+		if (slot->gpu_build && !slot->cpu_only)
+			py_resolve_libs(ctx, inv, env, slot);
+	}
+}

@@ -1,0 +1,106 @@
+/* One site-packages directory: the distributions that matter to the GPU stack, from their
+ * *.dist-info / *.egg-info directory names, and for nvidia-* wheels the libraries their RECORD
+ * lists (the exact directory the wheel put them in, whatever its layout: nvidia/cudnn/lib,
+ * nvidia/cu13/lib, ...). */
+#include <string.h>
+
+#include "collect/python.h"
+#include "fmt/pymeta.h"
+
+#define PY_MAX_RECORD (8u << 20) /* torch's RECORD is ~1 MB; nvidia-* wheels' a few KB */
+#define PY_MAX_WHEEL_LIBS 256
+
+/* Distributions worth reading: frameworks, NVIDIA wheels, the cuda-toolkit meta-package. */
+static bool interesting(const char *name)
+{
+	static const char *const prefixes[] = { "nvidia-", "torch", "tensorflow", "tf-nightly",
+						"jax", "onnxruntime", "cupy-cuda", "cuda-toolkit" };
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* "nvidia_cudnn_cu12-9.1.0.70.dist-info" -> name, version. The name part of a dist-info dir has
+ * '-' escaped as '_' (PEP 427), so the first '-' ends it. */
+static bool split_dist_dir(struct arena *a, const char *dname, const char **name, const char **version)
+{
+	const char *suffix = strstr(dname, ".dist-info");
+	if (!suffix)
+		suffix = strstr(dname, ".egg-info");
+	if (!suffix || suffix == dname || (suffix[1] == 'd' ? suffix[10] : suffix[9]) != 0)
+		return false;
+	const char *dash = memchr(dname, '-', (size_t)(suffix - dname));
+	size_t nl = dash ? (size_t)(dash - dname) : (size_t)(suffix - dname);
+	*name = pymeta_normalize(a, dname, nl);
+	*version = dash ? arena_strndup(a, dash + 1, (size_t)(suffix - dash - 1)) : NULL;
+	/* egg-info names may carry "-py3.11" after the version */
+	if (*version && suffix[1] == 'e') {
+		char *py = strstr((char *)*version, "-py");
+		if (py)
+			*py = 0;
+	}
+	return **name != 0;
+}
+
+static void read_record(struct cudx_ctx *ctx, struct py_wheel *w, const char *site)
+{
+	const char *rec = path_join(ctx->arena, w->dist_dir, "RECORD");
+	struct mapped_file m;
+	if (sysroot_map(&ctx->root, rec, &m) != 0)
+		return;
+	if (m.data.n <= PY_MAX_RECORD) {
+		const char **paths;
+		size_t n = pymeta_record_libs(m.data, ctx->arena, &paths, PY_MAX_WHEEL_LIBS);
+		size_t cap = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *dir = path_dirname(ctx->arena, paths[i]);
+			/* paths are relative to site-packages; "../../bin/x" style entries are skipped */
+			if (strstr(paths[i], "..") || paths[i][0] == '/')
+				continue;
+			const char *full_dir = path_join(ctx->arena, site, dir);
+			if (!w->lib_dir)
+				w->lib_dir = full_dir;
+			else if (strcmp(w->lib_dir, full_dir) != 0)
+				continue; /* one lib dir per wheel: the first (wheels have one) */
+			*ARENA_PUSH(ctx->arena, w->libs, w->n_libs, cap) =
+				arena_strdup(ctx->arena, path_basename(paths[i]));
+		}
+	}
+	sysroot_unmap(&m);
+}
+
+void py_scan_site(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env, const char *site)
+{
+	struct sysroot_dirent *ents;
+	size_t n;
+	int err = sysroot_list_dir(&ctx->root, ctx->arena, site, &ents, &n, PY_MAX_SITE_ENTRIES);
+	if (err) {
+		inventory_note(ctx, inv, site, "cannot list site-packages: %s", strerror(err));
+		return;
+	}
+	if (n >= PY_MAX_SITE_ENTRIES)
+		inventory_note(ctx, inv, site, "more than %d entries: only the first were read",
+			       PY_MAX_SITE_ENTRIES);
+	for (size_t i = 0; i < n; i++) {
+		const char *name, *version;
+		if (!split_dist_dir(ctx->arena, ents[i].name, &name, &version) || !interesting(name))
+			continue;
+		if (py_env_wheel(env, name))
+			continue; /* the first site dir on sys.path wins, as import does */
+		struct py_wheel *w = ARENA_PUSH(ctx->arena, env->wheels, env->n_wheels, env->cap_wheels);
+		w->name = name;
+		w->version = version;
+		w->dist_dir = path_join(ctx->arena, site, ents[i].name);
+		if (strncmp(name, "nvidia-", 7) == 0)
+			read_record(ctx, w, site);
+	}
+}
+
+const struct py_wheel *py_env_wheel(const struct py_env *env, const char *name)
+{
+	for (size_t i = 0; i < env->n_wheels; i++)
+		if (strcmp(env->wheels[i].name, name) == 0)
+			return &env->wheels[i];
+	return NULL;
+}

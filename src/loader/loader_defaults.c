@@ -1,0 +1,161 @@
+/* The values ld.so has compiled in or takes from the kernel, worked out for a root: the default
+ * directories and $LIB (multiarch on Debian/Ubuntu, lib64 on Fedora/RHEL), $PLATFORM and the
+ * supported glibc-hwcaps levels (from this CPU, only when the root's machine is this machine's),
+ * and the ld.so.cache. formats.md §2.2, §2.3. */
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "loader/loader_internal.h"
+
+static const struct {
+	uint16_t machine;
+	int elf_class;
+	const char *triple;
+} triples[] = {
+	{ ELF_EM_X86_64, 64, "x86_64-linux-gnu" },  { ELF_EM_AARCH64, 64, "aarch64-linux-gnu" },
+	{ ELF_EM_386, 32, "i386-linux-gnu" },       { ELF_EM_PPC64, 64, "powerpc64le-linux-gnu" },
+	{ ELF_EM_S390, 64, "s390x-linux-gnu" },     { ELF_EM_ARM, 32, "arm-linux-gnueabihf" },
+	{ ELF_EM_RISCV, 64, "riscv64-linux-gnu" },  { ELF_EM_X86_64, 32, "x86_64-linux-gnux32" },
+};
+
+static const char *triple_of(int elf_class, uint16_t machine)
+{
+	for (size_t i = 0; i < sizeof triples / sizeof triples[0]; i++)
+		if (triples[i].machine == machine && triples[i].elf_class == elf_class)
+			return triples[i].triple;
+	return NULL;
+}
+
+static bool host_is(int elf_class, uint16_t machine)
+{
+#if defined(__x86_64__)
+	return elf_class == 64 && machine == ELF_EM_X86_64;
+#elif defined(__aarch64__)
+	return elf_class == 64 && machine == ELF_EM_AARCH64;
+#else
+	(void)elf_class, (void)machine;
+	return false;
+#endif
+}
+
+/* The class and machine of the root's programs (its /bin/sh), for a bare name with no requester. */
+static void root_machine(struct loader *L)
+{
+	static const char *const probes[] = { "/bin/sh", "/usr/bin/env", "/bin/ls" };
+	for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+		struct mapped_file m;
+		if (sysroot_map(L->cfg.root, probes[i], &m) != 0)
+			continue;
+		int cls;
+		uint16_t mach;
+		bool ok = elf_ident(m.data, &cls, &mach);
+		sysroot_unmap(&m);
+		if (ok) {
+			L->elf_class = cls;
+			L->machine = mach;
+			return;
+		}
+	}
+#if defined(__x86_64__)
+	L->elf_class = 64, L->machine = ELF_EM_X86_64;
+#elif defined(__aarch64__)
+	L->elf_class = 64, L->machine = ELF_EM_AARCH64;
+#else
+	L->elf_class = 64, L->machine = ELF_EM_X86_64;
+#endif
+}
+
+#if defined(__x86_64__)
+/* glibc's x86-64 ISA levels (sysdeps/x86/get-isa-level.h), from the CPU cudx runs on. */
+static int x86_isa_level(void)
+{
+	__builtin_cpu_init();
+	bool v2 = __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("sse3") &&
+		  __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+		  __builtin_cpu_supports("ssse3");
+	bool v3 = v2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+		  __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+		  __builtin_cpu_supports("avx");
+	bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+		  __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+		  __builtin_cpu_supports("avx512vl");
+	return v4 ? 4 : v3 ? 3 : v2 ? 2 : 1;
+}
+#endif
+
+void loader_defaults(struct loader *L)
+{
+	struct loader_config *c = &L->cfg;
+	if (!L->elf_class)
+		root_machine(L);
+	const char *triple = triple_of(L->elf_class, L->machine);
+	bool multiarch = triple && sysroot_is_dir(c->root, arena_printf(L->a, "/usr/lib/%s", triple));
+	bool lib64 = !multiarch && L->elf_class == 64 && sysroot_is_dir(c->root, "/usr/lib64");
+	if (!c->lib)
+		c->lib = multiarch ? arena_printf(L->a, "lib/%s", triple) : lib64 ? "lib64" : "lib";
+	if (!c->default_dirs) {
+		const char **d = arena_calloc(L->a, 4, sizeof *d);
+		size_t n = 0;
+		if (multiarch) {
+			d[n++] = arena_printf(L->a, "/lib/%s", triple);
+			d[n++] = arena_printf(L->a, "/usr/lib/%s", triple);
+			d[n++] = "/lib";
+			d[n++] = "/usr/lib";
+		} else if (lib64) {
+			d[n++] = "/lib64";
+			d[n++] = "/usr/lib64";
+		} else {
+			d[n++] = "/lib";
+			d[n++] = "/usr/lib";
+		}
+		c->default_dirs = d;
+		c->n_default_dirs = n;
+	}
+	bool host = c->root->live && host_is(L->elf_class, L->machine);
+	if (!c->platform) {
+		const char *p = NULL;
+#if defined(__x86_64__)
+		/* glibc overrides the kernel's AT_PLATFORM with "haswell" on CPUs with the Haswell
+		 * feature set (sysdeps/x86/cpu-features.c); formats.md §2.3 saw "haswell" here */
+		if (host && x86_isa_level() >= 3)
+			p = "haswell";
+#endif
+		if (!p && host)
+			p = (const char *)getauxval(AT_PLATFORM);
+		if (!p)
+			p = L->machine == ELF_EM_X86_64 ? "x86_64" : L->machine == ELF_EM_AARCH64 ? "aarch64" : "";
+		c->platform = arena_strdup(L->a, p);
+	}
+	if (!c->hwcaps_set) {
+		c->n_hwcaps = 0;
+#if defined(__x86_64__)
+		if (host) {
+			static const char *const lv[] = { "x86-64-v4", "x86-64-v3", "x86-64-v2" };
+			int level = x86_isa_level();
+			for (int k = 4; k >= 2; k--)
+				if (level >= k)
+					c->hwcaps[c->n_hwcaps++] = lv[4 - k];
+		}
+#endif
+		c->hwcaps_set = true;
+	}
+	if (!c->cwd)
+		c->cwd = "/";
+	if (!c->cache_path)
+		c->cache_path = "/etc/ld.so.cache";
+	if (!c->inhibit_cache) {
+		struct mapped_file m;
+		int e = sysroot_map(c->root, c->cache_path, &m);
+		if (e != 0)
+			L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, strerror(e));
+		else {
+			const char *err = NULL;
+			L->have_cache = ldcache_parse(m.data, L->a, &L->cache, &err);
+			if (!L->have_cache)
+				L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, err);
+			else if (L->cache.problem)
+				L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, L->cache.problem);
+			sysroot_unmap(&m);
+		}
+	}
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# Windows DLL resolution on fake C: drives built from mingw-w64 PE fixtures
+# (tests/fixtures/windows): what error 126 / 193 really mean, Python >= 3.8's search, CUDA layouts.
+
+setup_file() {
+	export WINFIX="$CUDX_BUILD/winfix"
+	rc=0
+	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" || rc=$?
+	echo "$rc" >"$BATS_FILE_TMPDIR/fixtures_rc"
+}
+
+setup() {
+	export WINFIX="$CUDX_BUILD/winfix"
+	rc=$(cat "$BATS_FILE_TMPDIR/fixtures_rc")
+	[ "$rc" = 77 ] && skip "gcc-mingw-w64-x86-64 missing: cannot build the PE fixtures"
+	[ "$rc" = 0 ]
+	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip "lld-link/llvm-dlltool missing: no cuDNN fixture"
+	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
+	R="$BATS_TEST_TMPDIR/c"
+	E="$BATS_TEST_TMPDIR/env.txt"
+	wintree_init "$R"
+}
+
+# cudx on the Windows tree; skips while `cudx why` is not yet routed to win_why_run.
+cudx_win() {
+	run "$CUDX" "$@" --root "$R" --env "$E"
+	if [[ "$output" == *"not available in this build"* ]]; then
+		skip "cudx why/tree does not call win_why_run/win_tree_run yet (hook in cmd_why.c/cmd_tree.c)"
+	fi
+}
+
+CUDNN_BIN='C:\Program Files\NVIDIA\CUDNN\v8.9\bin'
+CUDA11='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8'
+CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
+
+@test "error 126 for cudnn_cnn_infer64_8.dll: the missing DLL is zlibwapi.dll" {
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA11" "Path=C:\\Windows\\system32;C:\\Windows;$CUDA11\\bin;$CUDNN_BIN"
+	cudx_win why cudnn_cnn_infer64_8.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cudnn-zlibwapi-missing"* ]]
+	[[ "$output" == *"cudnn_cnn_infer64_8.dll needs zlibwapi.dll"* ]]
+	[[ "$output" == *"cudnn_cnn_infer64_8.dll -> zlibwapi.dll"* ]]
+	# the fix names the directory the cuDNN DLL is in
+	[[ "$output" == *"copy dll_x64\\zlibwapi.dll into C:\\Program Files\\NVIDIA\\CUDNN\\v8.9\\bin"* ]]
+	# cublasLt was found, so it is not blamed
+	[[ "$output" != *"cublasLt64_11.dll, which"* ]]
+	# the version resource of the fixture is read
+	[[ "$output" == *"[8.9.7.29]"* ]]
+}
+
+@test "the same tree with zlibwapi.dll added loads (exit 0), case of names ignored" {
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$CUDNN_BIN" x64/zlibwapi.dll ZLIBWAPI.DLL
+	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
+	wintree_env "$E" "Path=c:\\windows\\system32;c:\\program files\\nvidia gpu computing toolkit\\cuda\\v11.8\\BIN;c:\\program files\\nvidia\\cudnn\\v8.9\\bin"
+	cudx_win why CUDNN_CNN_INFER64_8.DLL
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ZLIBWAPI.DLL"* ]]
+	[[ "$output" == *"load from this environment"* ]]
+}
+
+@test "a 32-bit zlibwapi.dll first on PATH: error 193, named with its machine" {
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
+	[ -f "$WINFIX/x86/zlibwapi.dll" ] || skip "gcc-mingw-w64-i686 missing: no 32-bit fixture"
+	wintree_put "$R" 'C:\tools\zlib' x86/zlibwapi.dll
+	wintree_put "$R" 'C:\zlib64' x64/zlibwapi.dll
+	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\tools\\zlib;$CUDA11\\bin;$CUDNN_BIN;C:\\zlib64"
+	cudx_win why cudnn_cnn_infer64_8.dll --json
+	[ "$status" -eq 1 ]
+	ids=$(echo "$output" | jq -r '.findings[].id')
+	[[ "$ids" == *"dll-wrong-arch"* ]]
+	echo "$output" | jq -e '.findings[] | select(.id=="dll-wrong-arch") | .summary | test("x86, not x64: error 193")'
+	# the search stopped at the x86 copy: the x64 one later on PATH was never reached
+	echo "$output" | jq -e '.dependencies[] | select(.name=="zlibwapi.dll") | .error == 193'
+}
+
+@test "CUDA 12 installed but cublas64_11.dll wanted: dll-wrong-major" {
+	wintree_put "$R" "$CUDA12\\bin" x64/cublas64_12.dll
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	wintree_put "$R" 'C:\app' x64/app.exe
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "CUDA_PATH_V12_4=$CUDA12" "Path=C:\\Windows\\system32;$CUDA12\\bin"
+	cudx_win why cublas64_11.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"dll-wrong-major"* ]]
+	[[ "$output" == *"cublas64_11.dll is not installed; only cublas64_12.dll is"* ]]
+	# the app that links it: the same finding through its dependency tree, cudart found
+	cudx_win tree 'C:\app\app.exe' --json
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '[.findings[].id] == ["dll-wrong-major"]'
+	echo "$output" | jq -e '.nodes[] | select(.name=="cudart64_12.dll") | .found | test("v12.4")'
+}
+
+@test "PATH of the host process lacks CUDA's bin: dll-not-found points at %CUDA_PATH%\\bin" {
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "CUDA_PATH_V12_4=$CUDA12" "Path=C:\\Windows\\system32;C:\\Windows"
+	cudx_win why cudart64_12.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"dll-not-found"* ]]
+	[[ "$output" == *"cudart64_12.dll is installed at $CUDA12\\bin\\cudart64_12.dll, but not where Windows looks"* ]]
+	[[ "$output" == *"%CUDA_PATH"*"\\bin"* ]]
+	[[ "$output" == *"set \"PATH=$CUDA12\\bin;%PATH%\""* ]]
+}
+
+@test "CUDA 13 layout: DLLs in bin\\x64 while only bin is on PATH" {
+	CUDA13='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v13.0'
+	wintree_put "$R" "$CUDA13\\bin\\x64" x64/cudart64_12.dll cudart64_13.dll
+	mkdir -p "$(wintree_dir "$R" "$CUDA13\\bin")"
+	wintree_env "$E" "CUDA_PATH=$CUDA13" "Path=C:\\Windows\\system32;$CUDA13\\bin"
+	cudx_win why cudart64_13.dll --json
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.findings[0].id == "dll-not-found"'
+	echo "$output" | jq -e '.resolution.elsewhere[0].origin | test("CUDA 13 layout")'
+}
+
+@test "Python 3.11 with the CUDA DLL only on PATH: python-dll-directory, fixed by --dll-dir" {
+	wintree_put "$R" 'C:\Python311' x64/app.exe python.exe
+	wintree_put "$R" 'C:\Python311' x64/zlibwapi.dll python311.dll
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "Path=C:\\Windows\\system32;$CUDA12\\bin;C:\\Python311"
+	cudx_win why cudart64_12.dll --exe 'C:\Python311\python.exe'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"python-dll-directory"* ]]
+	[[ "$output" == *"LOAD_LIBRARY_SEARCH_DEFAULT_DIRS (Python 3.11"* ]]
+	[[ "$output" == *"os.add_dll_directory(r\"$CUDA12\\bin\")"* ]]
+	# the same load for a plain program (standard order) finds it on PATH
+	wintree_put "$R" 'C:\app' x64/app.exe
+	cudx_win why cudart64_12.dll --exe 'C:\app\app.exe'
+	[ "$status" -eq 0 ]
+	# and with os.add_dll_directory it loads
+	cudx_win why cudart64_12.dll --exe 'C:\Python311\python.exe' --dll-dir "$CUDA12\\bin"
+	[ "$status" -eq 0 ]
+}
+
+@test "PowerShell Get-ChildItem env: table (UTF-16 with BOM) as --env" {
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	{
+		printf '\r\nName                           Value\r\n'
+		printf -- '----                           -----\r\n'
+		printf 'CUDA_PATH                      %s\r\n' "$CUDA12"
+		printf 'Path                           C:\\Windows\\system32;%s\\bin\r\n' "$CUDA12"
+		printf 'SystemRoot                     C:\\Windows\r\n'
+	} | iconv -f UTF-8 -t UTF-16LE | { printf '\xff\xfe'; cat; } >"$E"
+	cudx_win why cudart64_12.dll
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"found"*"PATH entry 2"* ]]
+}
+
+@test "malformed DLL first on PATH: clear error 193 message, no crash" {
+	d=$(wintree_dir "$R" 'C:\broken')
+	mkdir -p "$d"
+	head -c 300 "$WINFIX/x64/cudart64_12.dll" >"$d/cudart64_12.dll"
+	printf 'MZ garbage' >"$d/cublas64_12.dll"
+	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\broken"
+	cudx_win why cudart64_12.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"dll-wrong-arch"* ]]
+	[[ "$output" == *"not a valid PE file"* ]]
+	cudx_win tree cublas64_12.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" != *"AddressSanitizer"* ]]
+}
+
+@test "check on a Windows tree reports the cuDNN 8 zlibwapi problem and a missing nvcuda.dll" {
+	rm "$R/Windows/System32/nvcuda.dll"
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA11" "Path=C:\\Windows\\system32;$CUDA11\\bin;$CUDNN_BIN"
+	run "$CUDX" check --root "$R" --env "$E" --json --no-probe
+	ids=$(echo "$output" | jq -r '.findings[].id')
+	[[ "$ids" == *"cudnn-zlibwapi-missing"* ]] || skip "check does not run the windows rule family on this build"
+	echo "$output" | jq -e '.findings[] | select(.id=="dll-not-found") | .subject == "nvcuda.dll"'
+}
