@@ -42,10 +42,16 @@ function err(msg) {
 	nerr++
 }
 
-function cstr(s,    out) {
-	out = s
-	gsub(/\\/, "\\\\", out)
-	gsub(/"/, "\\\"", out)
+# A C string literal. Character by character: the meaning of backslashes in gsub replacements
+# differs between awks.
+function cstr(s,    out, i, c) {
+	out = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "\\" || c == "\"")
+			out = out "\\"
+		out = out c
+	}
 	return "\"" out "\""
 }
 

@@ -108,6 +108,16 @@ size_t kb_arch_rows(const struct kb_arch_support **rows);
 bool kb_arch_supported_by(const struct kb_arch_support *a, const char *cuda_version);
 bool kb_arch_deprecated_in(const struct kb_arch_support *a, const char *cuda_version);
 
+/* PTX ISA versions (data/ptx_isa.tsv): which CUDA writes an ISA, which driver can JIT it. */
+struct kb_ptx_isa {
+	const char *ptx_isa;     /* "8.6" */
+	const char *cuda;        /* first CUDA release with it: "12.7" */
+	const char *driver_cuda; /* first driver-reported CUDA version that JITs it: "12.8" */
+	struct kb_fact fact;
+};
+const struct kb_ptx_isa *kb_ptx_isa(int major, int minor);
+size_t kb_ptx_isa_rows(const struct kb_ptx_isa **rows);
+
 /* --- Library catalogue (data/libs.tsv, data/pip_wheels.tsv, data/lib_dlopen.tsv) ------------- */
 struct kb_lib {
 	const char *component;  /* "cudart", "cublas", "cublasLt", "cudnn", "cudnn_ops", "libcuda", "nvml", ... */
@@ -252,5 +262,18 @@ struct kb_framework_req {
 size_t kb_framework_find(const char *framework, const char *version, const struct kb_framework_req **out,
 			 size_t max);
 size_t kb_framework_reqs(const struct kb_framework_req **rows);
+
+/* What a framework loads at run time and from which of its objects (data/framework_loads.tsv). */
+struct kb_framework_load {
+	const char *framework;  /* package: "torch", "onnxruntime-gpu", "jax-cuda12-plugin" */
+	const char *object;     /* path inside site-packages: "torch/lib/libtorch_cuda.so" */
+	const char *how;        /* "needed" or "dlopen" */
+	const char *components; /* libs.tsv components, comma-separated: "cudart,cublas,cublasLt,cudnn" */
+	enum target_os os;
+	const char *note;
+	struct kb_fact fact;
+};
+/* Rows of a framework package (case-insensitive); count, rows stored up to max. */
+size_t kb_framework_loads(const char *framework, const struct kb_framework_load **out, size_t max);
 
 #endif

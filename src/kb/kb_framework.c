@@ -111,3 +111,17 @@ size_t kb_framework_reqs(const struct kb_framework_req **rows)
 	*rows = kbt_framework;
 	return kbt_framework_n;
 }
+
+size_t kb_framework_loads(const char *framework, const struct kb_framework_load **out, size_t max)
+{
+	size_t n = 0;
+	if (!framework)
+		return 0;
+	for (size_t i = 0; i < kbt_framework_load_n; i++)
+		if (kb_streq_nocase(kbt_framework_load[i].framework, framework)) {
+			if (n < max)
+				out[n] = &kbt_framework_load[i];
+			n++;
+		}
+	return n;
+}

@@ -103,7 +103,7 @@ const struct kb_gpu *kb_gpu_lookup(const char *name_or_sm)
 		return NULL;
 	size_t qlen = strlen(q);
 	const struct kb_gpu *best = NULL, *partial = NULL;
-	size_t best_len = 0;
+	size_t best_len = 0, n_partial = 0;
 	for (size_t i = 0; i < kbt_gpu_n; i++) {
 		const struct kb_gpu *g = &kbt_gpu[i];
 		if (strcmp(g->segment, "arch") == 0)
@@ -117,11 +117,14 @@ const struct kb_gpu *kb_gpu_lookup(const char *name_or_sm)
 			best = g;
 			best_len = len;
 		}
-		/* the query is a word prefix of the row: "rtx 6000 ada" of "rtx 6000 ada generation" */
-		if (!partial && qlen < len && memcmp(n, q, qlen) == 0 && n[qlen] == ' ')
+		/* the query is a word prefix of exactly one row: "rtx 6000 ada" of "rtx 6000 ada generation";
+		 * "rtx" alone names no GPU */
+		if (qlen < len && memcmp(n, q, qlen) == 0 && n[qlen] == ' ') {
+			n_partial++;
 			partial = g;
+		}
 	}
-	return best ? best : partial;
+	return best ? best : n_partial == 1 ? partial : NULL;
 }
 
 size_t kb_gpus(const struct kb_gpu **rows)
@@ -163,4 +166,20 @@ bool kb_arch_deprecated_in(const struct kb_arch_support *a, const char *cuda_ver
 		return false;
 	return version_parse(cuda_version, &v) && version_parse(a->deprecated, &t) &&
 	       version_cmp_parts(&v, &t, 2) >= 0;
+}
+
+const struct kb_ptx_isa *kb_ptx_isa(int major, int minor)
+{
+	for (size_t i = 0; i < kbt_ptx_isa_n; i++) {
+		struct version v;
+		if (version_parse(kbt_ptx_isa[i].ptx_isa, &v) && v.part[0] == major && v.part[1] == minor)
+			return &kbt_ptx_isa[i];
+	}
+	return NULL;
+}
+
+size_t kb_ptx_isa_rows(const struct kb_ptx_isa **rows)
+{
+	*rows = kbt_ptx_isa;
+	return kbt_ptx_isa_n;
 }

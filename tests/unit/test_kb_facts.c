@@ -312,6 +312,23 @@ static void frameworks(void **state)
 	assert_string_equal(r[0]->cudnn, ">=9.8,<10");
 }
 
+static void ptx_isa_and_framework_loads(void **state)
+{
+	(void)state;
+	/* CUDA 12.7 never shipped: ISA 8.6 needs a 12.8 driver to JIT */
+	assert_string_equal(kb_ptx_isa(8, 6)->driver_cuda, "12.8");
+	assert_string_equal(kb_ptx_isa(9, 0)->cuda, "13.0"); /* nvcc 13.0 writes .version 9.0 */
+	assert_string_equal(kb_ptx_isa(7, 8)->cuda, "11.8");
+	assert_null(kb_ptx_isa(99, 0));
+	const struct kb_framework_load *l[4];
+	assert_int_equal(kb_framework_loads("torch", l, 4), 1);
+	assert_string_equal(l[0]->object, "torch/lib/libtorch_cuda.so");
+	assert_string_equal(l[0]->how, "needed");
+	assert_int_equal(kb_framework_loads("tensorflow", l, 4), 1);
+	assert_string_equal(l[0]->how, "dlopen");
+	assert_int_equal(kb_framework_loads("caffe", l, 4), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,7 +337,7 @@ int main(void)
 		cmocka_unit_test(gpus_and_compute_capabilities), cmocka_unit_test(nvcc_arch_support),
 		cmocka_unit_test(library_names),                cmocka_unit_test(dlopen_edges),
 		cmocka_unit_test(cudnn_releases),               cmocka_unit_test(error_codes),
-		cmocka_unit_test(frameworks),
+		cmocka_unit_test(frameworks),                   cmocka_unit_test(ptx_isa_and_framework_loads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,6 +64,8 @@ static void every_row_has_known_sources(void **state)
 	CHECK_TABLE(kbt_tf_build)
 	CHECK_TABLE(kbt_torch)
 	CHECK_TABLE(kbt_framework)
+	CHECK_TABLE(kbt_framework_load)
+	CHECK_TABLE(kbt_ptx_isa)
 #undef CHECK_TABLE
 }
 
@@ -262,6 +264,30 @@ static void framework_rows_are_consistent(void **state)
 	}
 }
 
+/* Framework load rows name catalogue components; PTX ISA rows ascend with their CUDA release. */
+static void framework_loads_and_ptx_rows_are_consistent(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < kbt_framework_load_n; i++) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "%s", kbt_framework_load[i].components);
+		for (char *save = NULL, *c = strtok_r(buf, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+			const struct kb_lib *rows[1];
+			if (!kb_lib_find(c, 0, kbt_framework_load[i].os, rows, 1))
+				fail_msg("%s loads unknown component %s", kbt_framework_load[i].framework, c);
+		}
+		assert_true(strcmp(kbt_framework_load[i].how, "needed") == 0 || strcmp(kbt_framework_load[i].how, "dlopen") == 0);
+	}
+	for (size_t i = 0; i < kbt_ptx_isa_n; i++) {
+		const struct kb_ptx_isa *p = &kbt_ptx_isa[i];
+		assert_true(version_strcmp(p->cuda, p->driver_cuda) <= 0);
+		if (i + 1 < kbt_ptx_isa_n) {
+			assert_true(version_strcmp(p->ptx_isa, kbt_ptx_isa[i + 1].ptx_isa) < 0);
+			assert_true(version_strcmp(p->cuda, kbt_ptx_isa[i + 1].cuda) < 0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +303,7 @@ int main(void)
 		cmocka_unit_test(cudnn_rows_ascend_without_overlap),
 		cmocka_unit_test(error_names_are_unique_per_api),
 		cmocka_unit_test(framework_rows_are_consistent),
+		cmocka_unit_test(framework_loads_and_ptx_rows_are_consistent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
