@@ -283,18 +283,21 @@ static bool finding_mentions(const struct finding *f, const char *what)
 	return false;
 }
 
-/* The finding that confirms c, preferring one about the message's library. */
+/* The finding that confirms c, preferring one about the message's library. A finding about one
+ * library (lib-*, dll-*) confirms only a message about that library: "libnvrtc.so.12 not found"
+ * says nothing about the libcudnn.so.8 of the message. */
 static const struct finding *confirming(const struct explain_machine *m, const char *finding_id,
 					const char *lib)
 {
 	const struct finding *any = NULL;
+	bool per_library = strncmp(finding_id, "lib-", 4) == 0 || strncmp(finding_id, "dll-", 4) == 0;
 	for (size_t i = 0; i < m->fs->n; i++) {
 		const struct finding *f = &m->fs->v[i];
 		if (strcmp(f->id, finding_id) != 0)
 			continue;
 		if (!lib || finding_mentions(f, lib))
 			return f;
-		if (!any)
+		if (!any && !per_library)
 			any = f;
 	}
 	return any;

@@ -89,6 +89,25 @@ static void test_finding_confirms_and_reorders(void **state)
 	assert_int_equal(r.causes[1].conf, EXPLAIN_POSSIBLE);
 }
 
+static void test_library_finding_must_name_the_library(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	add_finding(&fs, "lib-not-found", "libnvrtc.so.12 is not found by the loader");
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	const char *msg = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_string_equal(r.causes[0].def->finding, "lib-not-found");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY); /* not confirmed by the nvrtc finding */
+	add_finding(&fs, "lib-not-found", "libcudnn.so.8 is not found by the loader");
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_non_null(strstr(r.causes[0].evidence[0], "libcudnn.so.8"));
+}
+
 static void test_driver_present_rules_out(void **state)
 {
 	(void)state;
@@ -220,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_all_rule_outs_exist),
 		cmocka_unit_test(test_no_machine),
 		cmocka_unit_test(test_finding_confirms_and_reorders),
+		cmocka_unit_test(test_library_finding_must_name_the_library),
 		cmocka_unit_test(test_driver_present_rules_out),
 		cmocka_unit_test(test_library_present_elsewhere),
 		cmocka_unit_test(test_other_major_installed),
