@@ -225,6 +225,8 @@ static void print_tree(struct cudx_ctx *ctx, const struct win_tree *t, bool show
 		bool sys = c && (win_is_known_dll(nd->name));
 		if (!show_system && sys && i > 0)
 			continue;
+		if (!show_system && nd->repeat)
+			continue; /* the first occurrence shows it; -v lists every edge */
 		fprintf(out, "%*s%s%s", nd->depth * 2, "", nd->name, nd->delay ? " [delay-load]" : "");
 		if (nd->repeat)
 			fprintf(out, " %s(already loaded)%s\n", style_dim(ctx), style_reset(ctx));
@@ -340,4 +342,78 @@ int win_tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 	if (fs.n)
 		report_findings_text(ctx->out, ctx, &fs);
 	return status;
+}
+
+/* --- the Windows part of `cudx check`'s report (for src/report/report_hooks.c) -------------- */
+
+json_t *win_inventory_json(const struct windows_inventory *w)
+{
+	struct arena a;
+	arena_init(&a);
+	json_t *o = json_object(), *inst = json_array(), *loads = json_array(), *path = json_array();
+	json_object_set_new(o, "search_mode", json_string(w->loader.t.mode == WIN_SEARCH_DEFAULT_DIRS
+								 ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS" : "standard"));
+	json_object_set_new(o, "system_root", jstr(w->loader.t.system_root));
+	for (size_t i = 0; i < w->loader.n_path_dirs; i++)
+		json_array_append_new(path, json_string(w->loader.path_dirs[i]));
+	json_object_set_new(o, "path", path);
+	json_object_set_new(o, "nvcuda", jstr(w->nvcuda_path ? win_path_from_root(&a, w->nvcuda_path) : NULL));
+	json_object_set_new(o, "nvcuda_version", jstr(w->nvcuda_version));
+	json_object_set_new(o, "driver_version", jstr(w->driver_version));
+	for (size_t i = 0; i < w->n_installs; i++) {
+		const struct win_install *in = &w->installs[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "what", json_string(in->what));
+		json_object_set_new(e, "version", jstr(in->version));
+		json_object_set_new(e, "dir", jstr(in->dir));
+		json_object_set_new(e, "dll_dir", jstr(in->dll_dir));
+		json_object_set_new(e, "on_path", json_boolean(in->on_path));
+		json_object_set_new(e, "env_var", jstr(in->env_var));
+		json_array_append_new(inst, e);
+	}
+	json_object_set_new(o, "installed", inst);
+	for (size_t i = 0; i < w->n_queries; i++) {
+		const struct win_query *q = &w->queries[i];
+		const struct win_resolution *r = &q->tree.nodes[0].res;
+		const struct win_candidate *c = win_chosen(r);
+		size_t missing = 0;
+		for (size_t k = 1; k < q->tree.n; k++)
+			missing += !q->tree.nodes[k].repeat && !q->tree.nodes[k].delay && q->tree.nodes[k].res.error;
+		json_t *e = json_object();
+		json_object_set_new(e, "name", json_string(q->name));
+		json_object_set_new(e, "reason", jstr(q->reason));
+		json_object_set_new(e, "found", jstr(c ? win_path_from_root(&a, c->path) : NULL));
+		json_object_set_new(e, "error", r->error ? json_integer(r->error) : json_null());
+		json_object_set_new(e, "dependencies_failing", json_integer((json_int_t)missing));
+		json_array_append_new(loads, e);
+	}
+	json_object_set_new(o, "loads", loads);
+	arena_free(&a);
+	return o;
+}
+
+void win_inventory_text(FILE *out, const struct cudx_ctx *ctx, const struct windows_inventory *w)
+{
+	struct arena a;
+	arena_init(&a);
+	fprintf(out, "%sWindows%s (%s search order)\n", style_bold(ctx), style_reset(ctx),
+		w->loader.t.mode == WIN_SEARCH_DEFAULT_DIRS ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS" : "standard");
+	if (w->nvcuda_path)
+		fprintf(out, "  nvcuda.dll    %s %s%s%s\n", win_path_from_root(&a, w->nvcuda_path),
+			w->nvcuda_version ? w->nvcuda_version : "", w->driver_version ? " driver " : "",
+			w->driver_version ? w->driver_version : "");
+	else
+		fprintf(out, "  nvcuda.dll    %snot in System32%s\n", style_red(ctx), style_reset(ctx));
+	for (size_t i = 0; i < w->n_installs; i++)
+		fprintf(out, "  %-13s %-6s %s (%s)\n", w->installs[i].what, w->installs[i].version ? w->installs[i].version : "?",
+			w->installs[i].dll_dir, w->installs[i].on_path ? "on PATH" : "not on PATH");
+	for (size_t i = 0; i < w->n_queries; i++) {
+		const struct win_query *q = &w->queries[i];
+		const struct win_candidate *c = win_chosen(&q->tree.nodes[0].res);
+		fprintf(out, "  load %-24s %s\n", q->name,
+			c ? win_path_from_root(&a, c->path)
+			  : arena_printf(&a, "error %d", q->tree.nodes[0].res.error));
+	}
+	fputc('\n', out);
+	arena_free(&a);
 }

@@ -57,21 +57,24 @@ static bool looks_windows(const char *name)
  * "libcublas.so.10.0.130" is CUDA 10.0's "libcublas.so.10.0"); 1 same stem and major (or any
  * version for driver-versioned names like libcuda.so.535.104.05, or no version at all: a dev link or
  * the stub); 0 no match. */
-static int match_linux(const char *file, const struct kb_lib *row)
+/* f is the file's name split once by the caller (split_so is the costly part: a directory
+ * listing classifies thousands of names against every row). */
+static int match_linux(const char *file, const struct so_name *f, const struct kb_lib *row)
 {
 	if (strcmp(file, row->name) == 0)
 		return 1000;
 	size_t rn = strlen(row->name);
 	if (strncmp(file, row->name, rn) == 0 && file[rn] == '.' && isdigit((unsigned char)file[rn + 1]))
 		return 100 + (int)(rn > 800 ? 800 : rn);
-	struct so_name f, r;
-	if (!split_so(file, &f) || !split_so(row->name, &r))
+	/* same stem: the row's name must be "<stem>.so..." */
+	if (strncmp(row->name, f->stem, f->stem_len) != 0 || strncmp(row->name + f->stem_len, ".so", 3) != 0)
 		return 0;
-	if (f.stem_len != r.stem_len || memcmp(f.stem, r.stem, f.stem_len) != 0)
+	struct so_name r;
+	if (!split_so(row->name, &r) || f->stem_len != r.stem_len)
 		return 0;
-	if (!*f.ver || row->driver_versioned)
+	if (!*f->ver || row->driver_versioned)
 		return 1;
-	return leading_number(f.ver) == leading_number(r.ver) ? 1 : 0;
+	return leading_number(f->ver) == leading_number(r.ver) ? 1 : 0;
 }
 
 #define CLASSIFY_MAX 64
@@ -83,6 +86,10 @@ size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct
 	const char *file = basename_of(filename);
 	if (os == OS_AUTO)
 		os = looks_windows(file) ? OS_WINDOWS : OS_LINUX;
+	struct so_name f;
+	/* every Linux row names a shared object: a file without ".so" matches none */
+	if (os == OS_LINUX && !split_so(file, &f))
+		return 0;
 	const struct kb_lib *cand[CLASSIFY_MAX];
 	int score[CLASSIFY_MAX];
 	size_t n = 0;
@@ -90,7 +97,7 @@ size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct
 		const struct kb_lib *row = &kbt_lib[i];
 		if (row->os != os)
 			continue;
-		int sc = os == OS_WINDOWS ? (kb_streq_nocase(file, row->name) ? 1000 : 0) : match_linux(file, row);
+		int sc = os == OS_WINDOWS ? (kb_streq_nocase(file, row->name) ? 1000 : 0) : match_linux(file, &f, row);
 		if (!sc)
 			continue;
 		/* insertion sort, stable: table order (newest CUDA major first) breaks ties */

@@ -125,8 +125,9 @@ struct span win_env_to_utf8(struct arena *a, struct span raw)
 	char *out = arena_alloc(a, units * 3 + 1);
 	size_t o = 0;
 	for (size_t i = 0; i < units; i++) {
-		uint16_t c;
-		span_u16le(raw, 2 + 2 * i, &c);
+		uint16_t c = 0;
+		if (!span_u16le(raw, 2 + 2 * i, &c))
+			break;
 		if (c < 0x80) {
 			out[o++] = (char)c;
 		} else if (c < 0x800) {

@@ -9,6 +9,10 @@
 
 #include "loader/win_env.h"
 
+#ifdef _WIN32
+#include <direct.h> /* _getcwd: the live current directory in the native build */
+#endif
+
 #ifndef DT_DIR /* mingw's dirent.h has no d_type; sysroot_win.c uses the glibc values */
 #define DT_DIR 4
 #endif
@@ -122,6 +126,12 @@ void win_loader_init(struct win_loader *L, struct cudx_ctx *ctx, const char *exe
 	if (!sr)
 		sr = win_env_get(&ctx->env, "windir");
 	t->system_root = win_dir_clean(a, sr ? sr : "C:\\Windows");
+#ifdef _WIN32
+	/* on the live system the current directory is part of the standard search */
+	char cwd_buf[4096];
+	if (!cwd && ctx->root.live && _getcwd(cwd_buf, sizeof cwd_buf))
+		cwd = arena_strdup(a, cwd_buf);
+#endif
 	t->cwd = cwd;
 	t->machine = PE_MACHINE_AMD64;
 	t->machine_source = "default (x64: CUDA on Windows is 64-bit only)";

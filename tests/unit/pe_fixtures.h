@@ -10,7 +10,7 @@
 static char winfix_dir[4096];
 
 /* 0 when built, 77 when the toolchain is missing, other values on failure. */
-static int winfix_build(void)
+static inline int winfix_build(void)
 {
 	const char *src = getenv("CUDX_SRC"), *build = getenv("CUDX_BUILD");
 	if (!src)
@@ -27,7 +27,7 @@ static int winfix_build(void)
 }
 
 /* Read a whole fixture into malloc'd memory (tests free it). */
-static unsigned char *winfix_read(const char *rel, size_t *n)
+static inline unsigned char *winfix_read(const char *rel, size_t *n)
 {
 	char path[8192];
 	snprintf(path, sizeof path, "%s/%s", winfix_dir, rel);
