@@ -167,6 +167,40 @@ static int driver_reads_isa(const char *driver_max_cuda, int major, int minor)
 	return version_strcmp(driver_max_cuda, row->driver_cuda) >= 0;
 }
 
+/* Native coverage of the best-served GPU: for each distinct SASS target (as a GPU of that compute
+ * capability), the fat binaries with SASS that runs there. Bounded: at most 64 targets tried. */
+static size_t reference_native(const struct fatbin_file *f)
+{
+	uint32_t tried[64];
+	size_t n_tried = 0, best = 0;
+	for (size_t i = 0; i < f->n_entries && n_tried < 64; i++) {
+		const struct fatbin_entry *e = &f->entries[i];
+		if (e->kind != FATBIN_KIND_ELF || e->sm == 0 || e->sm > 10000)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n_tried && !dup; k++)
+			dup = tried[k] == e->sm;
+		if (dup)
+			continue;
+		tried[n_tried++] = e->sm;
+		const int ma = (int)e->sm / 10, mi = (int)e->sm % 10;
+		size_t n = 0;
+		for (size_t c = 0; c < f->n_containers; c++) {
+			const struct fatbin_container *ct = &f->containers[c];
+			for (uint32_t k = 0; k < ct->n_entries; k++) {
+				const struct fatbin_entry *x = &f->entries[ct->first_entry + k];
+				if (x->kind == FATBIN_KIND_ELF && arch_sass_runs(x->sm, x->variant, ma, mi)) {
+					n++;
+					break;
+				}
+			}
+		}
+		if (n > best)
+			best = n;
+	}
+	return best;
+}
+
 /* d, dn: distance of two SASS targets from the GPU; prefer the highest one below it */
 static bool nearer(int64_t d, int64_t dn)
 {
@@ -187,9 +221,12 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 	for (size_t c = 0; c < f->n_containers; c++) {
 		const struct fatbin_container *ct = &f->containers[c];
 		const struct fatbin_entry *sass = NULL, *ptx = NULL;
+		bool loadable = false, ltoir = false;
 		/* first_entry + n_entries <= n_entries by construction of the scan */
 		for (uint32_t k = 0; k < ct->n_entries; k++) {
 			const struct fatbin_entry *e = &f->entries[ct->first_entry + k];
+			loadable |= e->kind == FATBIN_KIND_ELF || e->kind == FATBIN_KIND_PTX;
+			ltoir |= e->kind == FATBIN_KIND_LTOIR;
 			if (e->kind == FATBIN_KIND_ELF) {
 				if (arch_sass_runs(e->sm, e->variant, cc_major, cc_minor)) {
 					if (!sass || e->sm > sass->sm)
@@ -204,6 +241,10 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 				if (!ptx || e->sm > ptx->sm)
 					ptx = e;
 			}
+		}
+		if (!loadable && ltoir) {
+			out->modules_ltoir_only++;
+			continue;
 		}
 		if (sass) {
 			out->modules_native++;
@@ -233,8 +274,14 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 		out->ptx_needs_cuda = row ? row->driver_cuda : NULL;
 		out->driver_ok = driver_reads_isa(driver_max_cuda, out->ptx_isa_major, out->ptx_isa_minor);
 	}
+	out->reference_native = reference_native(f);
+	const size_t usable = out->modules_native + out->modules_jit;
+	if (usable && usable * 100 < out->reference_native * ARCH_SPARSE_PERCENT)
+		out->sparse = true;
 	if (f->n_containers == 0)
 		out->verdict = ARCH_NO_GPU_CODE;
+	else if (out->sparse)
+		out->verdict = ARCH_NO_IMAGE;
 	else if (out->modules_native)
 		out->verdict = ARCH_NATIVE;
 	else if (out->modules_jit)

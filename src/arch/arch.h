@@ -84,6 +84,9 @@ struct arch_judgement {
 	size_t modules, modules_native, modules_jit, modules_none;
 	/* modules that have JIT-able PTX but whose PTX ISA the driver is too old for */
 	size_t modules_jit_driver_too_old;
+	/* modules holding only LTO-IR: linked at run time by nvJitLink (cuFFT callbacks), never
+	 * loaded by the driver as they are; not counted as native, JIT or none */
+	size_t modules_ltoir_only;
 	/* evidence */
 	const struct fatbin_entry *best_sass;   /* the SASS picked for this GPU (highest usable), or NULL */
 	const struct fatbin_entry *best_ptx;    /* highest usable PTX, or NULL */
@@ -92,7 +95,15 @@ struct arch_judgement {
 	int ptx_isa_major, ptx_isa_minor;
 	const char *ptx_needs_cuda;    /* driver_cuda of that ISA; NULL when unknown (newer than our data) */
 	int driver_ok;                 /* 1 new enough, 0 too old, -1 unknown (no driver given) */
+	/* The most fat binaries any GPU the file has SASS for would run natively. A library built for
+	 * other GPUs may keep a handful of old kernels (cuDNN 9 for CUDA 13 has 2 sm_70 modules out of
+	 * 1501): when this GPU gets under ARCH_SPARSE_PERCENT of that, it is judged no-kernel-image
+	 * with sparse set, since the library's real work has no code for it. */
+	size_t reference_native;
+	bool sparse;
 };
+
+#define ARCH_SPARSE_PERCENT 10
 
 /* Judge the scanned file for a GPU of compute capability cc. driver_max_cuda: the highest CUDA
  * version the driver supports ("12.2"), or NULL when unknown. */

@@ -93,6 +93,12 @@ static void text_file(struct cudx_ctx *ctx, const struct arch_inventory *ai, con
 			fprintf(out, " (");
 		fprintf(out, "%s%zu of %zu fat binaries native, %zu JIT, %zu none)", j->verdict == ARCH_NO_IMAGE ? "" : "; ",
 			j->modules_native, j->modules, j->modules_jit, j->modules_none + j->modules_jit_driver_too_old);
+		if (j->modules_ltoir_only)
+			fprintf(out, "; %zu hold only LTO-IR (linked at run time by nvJitLink)", j->modules_ltoir_only);
+		if (j->sparse)
+			fprintf(out, "; a GPU it was built for gets %zu", j->reference_native);
+		if (j->verdict == ARCH_NO_IMAGE && j->modules_jit_driver_too_old && j->ptx_needs_cuda)
+			fprintf(out, "; its PTX needs a driver for CUDA >= %s", j->ptx_needs_cuda);
 		if (j->verdict == ARCH_PTX_JIT && j->ptx_needs_cuda)
 			fprintf(out, "; needs a driver for CUDA >= %s%s", j->ptx_needs_cuda,
 				j->driver_ok == 1 ? ", have it" : j->driver_ok == 0 ? ", driver too old" : "");
@@ -208,6 +214,9 @@ static json_t *json_file(const struct arch_inventory *ai, const struct arch_file
 		json_object_set_new(v, "fatbins", json_integer((json_int_t)j->modules));
 		json_object_set_new(v, "fatbins_native", json_integer((json_int_t)j->modules_native));
 		json_object_set_new(v, "fatbins_jit", json_integer((json_int_t)j->modules_jit));
+		json_object_set_new(v, "fatbins_ltoir_only", json_integer((json_int_t)j->modules_ltoir_only));
+		json_object_set_new(v, "sparse", json_boolean(j->sparse));
+		json_object_set_new(v, "reference_native", json_integer((json_int_t)j->reference_native));
 		json_object_set_new(v, "fatbins_none",
 				    json_integer((json_int_t)(j->modules_none + j->modules_jit_driver_too_old)));
 		json_array_append_new(verdicts, v);

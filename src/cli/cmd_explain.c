@@ -11,27 +11,27 @@
 #include "cli/command.h"
 #include "collect/inventory.h"
 #include "diag/rule.h"
+#include "explain/explain_loader.h"
 #include "explain/explain_rank.h"
 #include "explain/explain_render.h"
 #include "report/report.h"
 
-/* Read at most EXPLAIN_MAX_INPUT bytes; *truncated when there was more. */
+/* Read at most EXPLAIN_MAX_INPUT bytes; *truncated when there was more. The buffer grows by
+ * doubling up to EXPLAIN_MAX_INPUT + 1 (the extra byte tells that more was there), so a huge
+ * input costs at most twice the limit while it is copied into the arena. */
 static char *read_bounded(struct arena *a, FILE *f, size_t *len, bool *truncated)
 {
+	const size_t limit = (size_t)EXPLAIN_MAX_INPUT + 1;
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	if (!buf)
 		return NULL;
-	*truncated = false;
 	for (;;) {
 		if (n == cap) {
-			if (cap > EXPLAIN_MAX_INPUT) {
-				*truncated = true;
-				n = EXPLAIN_MAX_INPUT;
+			if (cap == limit)
 				break;
-			}
-			size_t ncap = cap * 2;
-			char *nb = realloc(buf, ncap + 1);
+			size_t ncap = cap * 2 > limit ? limit : cap * 2;
+			char *nb = realloc(buf, ncap);
 			if (!nb) {
 				free(buf);
 				return NULL;
@@ -43,10 +43,9 @@ static char *read_bounded(struct arena *a, FILE *f, size_t *len, bool *truncated
 		if (got == 0)
 			break;
 	}
-	if (n > EXPLAIN_MAX_INPUT) {
-		*truncated = true;
+	*truncated = n > EXPLAIN_MAX_INPUT;
+	if (*truncated)
 		n = EXPLAIN_MAX_INPUT;
-	}
 	char *out = arena_alloc(a, n + 1);
 	memcpy(out, buf, n);
 	out[n] = 0;
@@ -125,7 +124,8 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	diag_run(&d);
 	findings_sort(fs);
 
-	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin };
+	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin, NULL, NULL };
+	explain_machine_loader(&m, ctx);
 	struct explain_report rep = {
 		.scan = &scan,
 		.truncated = truncated,

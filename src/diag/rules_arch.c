@@ -40,8 +40,8 @@ static const char *toolkit_range(struct arena *a, const struct arch_gpu *g)
 	if (!s || !s->added)
 		return NULL;
 	if (s->removed)
-		return arena_printf(a, "CUDA %s up to (not including) %s", s->added, s->removed);
-	return arena_printf(a, "CUDA %s or newer", s->added);
+		return arena_printf(a, "CUDA >= %s and < %s", s->added, s->removed);
+	return arena_printf(a, "CUDA >= %s", s->added);
 }
 
 static void driver_evidence(struct finding *fd, struct arena *a, const struct arch_inventory *ai,
@@ -77,7 +77,15 @@ static void check_no_kernel_image(struct diag_ctx *d, const struct rule *self)
 			struct finding *fd = rule_emit(d, self, "%s has no kernel image for %s", lib_name(f),
 						       gpu_desc(a, gpu));
 			finding_subject(fd, f->path);
-			if (driver_only)
+			if (j->sparse)
+				finding_cause(fd,
+					      "%s was built for other GPUs: only %zu of its %zu fat binaries have code that "
+					      "runs on %s (a GPU it was built for gets %zu). The kernels it actually uses "
+					      "almost certainly fail with \"no kernel image is available for execution on "
+					      "the device\" (cudaErrorNoKernelImageForDevice, 209).",
+					      lib_name(f), j->modules_native + j->modules_jit, j->modules, gpu->label,
+					      j->reference_native);
+			else if (driver_only)
 				finding_cause(fd,
 					      "%s carries no machine code (SASS) that runs on %s, and its PTX is too new "
 					      "for the driver to JIT-compile. Every kernel launch fails with "
@@ -93,7 +101,7 @@ static void check_no_kernel_image(struct diag_ctx *d, const struct rule *self)
 					      lib_name(f), gpu->label);
 			code_evidence(fd, a, f);
 			finding_evidence(fd, "GPU: %s, from %s", gpu_desc(a, gpu), gpu->source ? gpu->source : "?");
-			if (j->nearest_sass) {
+			if (j->nearest_sass && !j->sparse) {
 				char t[48];
 				finding_evidence(fd, "nearest SASS in the file: %s",
 						 fatbin_target_name(j->nearest_sass, t, sizeof t));
@@ -202,7 +210,7 @@ static void check_gpu_unsupported_by_toolkit(struct diag_ctx *d, const struct ru
 			if (range)
 				finding_fix(fd, "use %s to build for %s", range, gpu->label);
 			if (s->fact.source)
-				finding_evidence(fd, "source of the target dates: %s%s", s->fact.source,
+				finding_evidence(fd, "knowledge-base sources (docs/kb.md): %s%s", s->fact.source,
 						 s->fact.unconfirmed ? " (unconfirmed)" : "");
 		}
 	}

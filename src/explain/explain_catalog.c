@@ -198,4 +198,15 @@ void explain_catalog_parse(struct arena *a, struct span causes_tsv, struct span 
 	memset(cat, 0, sizeof *cat);
 	tsv_walk(a, cat, causes_tsv, "explain_causes.tsv", cause_row);
 	tsv_walk(a, cat, patterns_tsv, "explain_patterns.tsv", pattern_row);
+	/* highest weight first (stable: file order within a weight), so the scanner can stop at the
+	 * first pattern that matches a line */
+	for (size_t i = 1; i < cat->n_patterns; i++) {
+		struct explain_pattern_def d = cat->patterns[i];
+		size_t j = i;
+		while (j > 0 && cat->patterns[j - 1].weight < d.weight) {
+			cat->patterns[j] = cat->patterns[j - 1];
+			j--;
+		}
+		cat->patterns[j] = d;
+	}
 }

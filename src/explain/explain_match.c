@@ -146,10 +146,25 @@ static bool has_sub_lc(const uint8_t *p, size_t n, const char *sub)
 	return false;
 }
 
+/* Copy n bytes into the capture buffer; n <= EXPLAIN_CAP_MAX and at most EXPLAIN_MAX_CAPS
+ * values per match keep it inside data[]. */
+static const char *cap_store(struct explain_capbuf *b, const char *s, size_t n)
+{
+	if (n > EXPLAIN_CAP_MAX)
+		n = EXPLAIN_CAP_MAX;
+	if (sizeof b->data - b->used < n + 1)
+		return "";
+	char *d = b->data + b->used;
+	memcpy(d, s, n);
+	d[n] = 0;
+	b->used += n + 1;
+	return d;
+}
+
 /* Read a typed token at pos. Returns its length (0 = no token); *val gets a normalised copy when
  * it differs from the raw bytes (version tuples). */
 static size_t read_token(enum explain_item_kind kind, struct span line, struct span lc, size_t pos,
-			 struct arena *a, const char **val)
+			 struct explain_capbuf *b, const char **val)
 {
 	const uint8_t *s = line.p + pos, *l = lc.p + pos;
 	size_t room = line.n - pos, k = 0;
@@ -189,7 +204,7 @@ static size_t read_token(enum explain_item_kind kind, struct span line, struct s
 			}
 			if (k >= room || s[k] != ')' || bl == 0 || buf[bl - 1] == '.')
 				return 0;
-			*val = arena_strndup(a, buf, bl);
+			*val = cap_store(b, buf, bl);
 			return k + 1;
 		}
 		while (k < room && isdigit(s[k])) {
@@ -252,11 +267,11 @@ static bool token_class(enum explain_item_kind kind, unsigned char c)
 
 /* Match items [b, e) (no gaps) anchored at pos. Returns the end offset or -1. Captures go to
  * caps[*nc...]; on failure *nc is restored by the caller. */
-static long match_block(const struct explain_pattern *p, size_t b, size_t e, struct span line,
-			struct span lc, size_t pos, struct arena *a, struct explain_capture *caps,
-			size_t *nc)
+static long match_block(const struct explain_pattern *p, size_t from, size_t e, struct span line,
+			struct span lc, size_t pos, struct explain_capbuf *b,
+			struct explain_capture *caps, size_t *nc)
 {
-	for (size_t i = b; i < e; i++) {
+	for (size_t i = from; i < e; i++) {
 		const struct explain_item *it = &p->items[i];
 		if (it->kind == EI_LIT) {
 			if (line.n - pos < it->lit_len || memcmp(lc.p + pos, it->lit, it->lit_len) != 0)
@@ -265,12 +280,12 @@ static long match_block(const struct explain_pattern *p, size_t b, size_t e, str
 			continue;
 		}
 		const char *val;
-		size_t k = read_token(it->kind, line, lc, pos, a, &val);
+		size_t k = read_token(it->kind, line, lc, pos, b, &val);
 		if (k == 0)
-			return -1;
+			return -1; /* the caller gives back what this try stored */
 		if (*nc < EXPLAIN_MAX_CAPS)
 			caps[(*nc)++] = (struct explain_capture){
-				it->key, val ? val : arena_strndup(a, (const char *)line.p + pos, k)
+				it->key, val ? val : cap_store(b, (const char *)line.p + pos, k)
 			};
 		pos += k;
 	}
@@ -278,9 +293,10 @@ static long match_block(const struct explain_pattern *p, size_t b, size_t e, str
 }
 
 bool explain_pattern_match(const struct explain_pattern *p, struct span line, struct span lc,
-			   struct arena *a, struct explain_capture *caps, size_t *n_caps)
+			   struct explain_capbuf *b, struct explain_capture *caps, size_t *n_caps)
 {
 	*n_caps = 0;
+	b->used = 0;
 	if (p->anchor && explain_find_lc(lc, 0, p->anchor, p->anchor_len) < 0)
 		return false;
 	size_t cursor = 0, i = 0;
@@ -294,7 +310,7 @@ bool explain_pattern_match(const struct explain_pattern *p, struct span line, st
 					if (len > EXPLAIN_CAP_MAX)
 						len = EXPLAIN_CAP_MAX;
 					caps[(*n_caps)++] = (struct explain_capture){
-						gap->key, arena_strndup(a, (const char *)line.p + cursor, len)
+						gap->key, cap_store(b, (const char *)line.p + cursor, len)
 					};
 				}
 				return true;
@@ -321,12 +337,13 @@ bool explain_pattern_match(const struct explain_pattern *p, struct span line, st
 				s++; /* a typed capture starts at a token boundary */
 				continue;
 			}
-			size_t nc = *n_caps;
-			end = match_block(p, i, e, line, lc, s, a, caps, &nc);
+			size_t nc = *n_caps, mark = b->used;
+			end = match_block(p, i, e, line, lc, s, b, caps, &nc);
 			if (end >= 0) {
 				*n_caps = nc;
 				break;
 			}
+			b->used = mark; /* a failed try gives its room back */
 			s++;
 		}
 		if (end < 0)
@@ -336,7 +353,7 @@ bool explain_pattern_match(const struct explain_pattern *p, struct span line, st
 			if (len > EXPLAIN_CAP_MAX)
 				len = EXPLAIN_CAP_MAX;
 			caps[gap_slot] = (struct explain_capture){
-				gap->key, arena_strndup(a, (const char *)line.p + cursor, len)
+				gap->key, cap_store(b, (const char *)line.p + cursor, len)
 			};
 		}
 		cursor = (size_t)end;

@@ -63,16 +63,22 @@ struct explain_pattern {
 
 struct explain_capture {
 	const char *key;
-	const char *value; /* arena copy, normalised ({ver} tuples as dotted) */
+	const char *value; /* copy in the caller's explain_capbuf, normalised ({ver} tuples dotted) */
+};
+
+/* Room for the values of one match: fixed, so matching a line allocates nothing. */
+struct explain_capbuf {
+	char data[EXPLAIN_MAX_CAPS * (EXPLAIN_CAP_MAX + 1)];
+	size_t used;
 };
 
 /* Compile src. Returns 0, or -1 with *err set to a static message. */
 int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
 			    const char **err);
 /* Match p against line (lower-cased copy in lc, same length). On a match, fills caps (at most
- * EXPLAIN_MAX_CAPS, values allocated from a) and returns true. */
+ * EXPLAIN_MAX_CAPS, values stored in buf, which is reset first) and returns true. */
 bool explain_pattern_match(const struct explain_pattern *p, struct span line, struct span lc,
-			   struct arena *a, struct explain_capture *caps, size_t *n_caps);
+			   struct explain_capbuf *buf, struct explain_capture *caps, size_t *n_caps);
 /* Case-insensitive glob ('*' any run, '?' one char) over a capture value; used for row guards. */
 bool explain_glob(const char *glob, const char *s);
 /* Find needle (already lower-case) in the lower-cased hay; -1 when absent. */

@@ -283,21 +283,118 @@ static bool finding_mentions(const struct finding *f, const char *what)
 	return false;
 }
 
-/* The finding that confirms c, preferring one about the message's library. */
+/* The finding that confirms c, preferring one about the message's library. A finding about one
+ * library (lib-*, dll-*) confirms only a message about that library: "libnvrtc.so.12 not found"
+ * says nothing about the libcudnn.so.8 of the message. */
 static const struct finding *confirming(const struct explain_machine *m, const char *finding_id,
 					const char *lib)
 {
 	const struct finding *any = NULL;
+	bool per_library = strncmp(finding_id, "lib-", 4) == 0 || strncmp(finding_id, "dll-", 4) == 0;
 	for (size_t i = 0; i < m->fs->n; i++) {
 		const struct finding *f = &m->fs->v[i];
 		if (strcmp(f->id, finding_id) != 0)
 			continue;
 		if (!lib || finding_mentions(f, lib))
 			return f;
-		if (!any)
+		if (!any && !per_library)
 			any = f;
 	}
 	return any;
+}
+
+/* ---- support from the loader and the inventory ------------------------------------------- */
+
+/* Another major of the library the message wants, on this machine: "libcublasLt.so.12" when
+ * "libcublasLt.so.11" was asked for, "cublas64_12.dll" for "cublas64_11.dll". */
+static const struct lib_file *other_major(const struct inventory *inv, const char *want)
+{
+	const char *so = strstr(want, ".so.");
+	const char *us = strrchr(want, '_');
+	size_t stem;
+	if (so)
+		stem = (size_t)(so - want) + 4;
+	else if (us && ci_has(us, ".dll"))
+		stem = (size_t)(us - want) + 1;
+	else
+		return NULL;
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		const char *n = l->soname ? l->soname : l->name;
+		if (!n || l->is_stub || l->broken_link || strlen(n) <= stem)
+			continue;
+		bool same_stem = true;
+		for (size_t k = 0; k < stem && same_stem; k++)
+			same_stem = tolower((unsigned char)n[k]) == tolower((unsigned char)want[k]);
+		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]))
+			return l;
+	}
+	return NULL;
+}
+
+enum support { SUPPORT_NONE, SUPPORT_CONFIRMS, SUPPORT_CONTRADICTS };
+
+/* What the loader and the inventory say about a library cause. Returns the verdict and adds the
+ * evidence (or sets *why when contradicted). */
+static enum support library_support(struct arena *a, const struct explain_machine *m,
+				    struct explain_result *r, const struct explain_resolution *res,
+				    struct explain_cause_result *cr, const char **why)
+{
+	const char *lib = explain_fact_get(r, "library");
+	const char *fid = cr->def->finding;
+	bool not_found = strcmp(fid, "lib-not-found") == 0 || strcmp(fid, "dll-not-found") == 0;
+	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
+	if (!lib || !(not_found || wrong_major))
+		return SUPPORT_NONE;
+	if (res->available && res->path) {
+		*why = arena_printf(a, "the loader finds %s here: %s (via %s)", lib, res->path,
+				    res->how ? res->how : "?");
+		if (!r->elsewhere)
+			r->elsewhere = arena_printf(
+				a,
+				"%s resolves here (%s): the message probably came from another environment "
+				"(another container, virtual environment or shell). Inspect that process's "
+				"environment (LD_LIBRARY_PATH, CONDA_PREFIX, the venv): cudx explain --pid PID, or "
+				"--env FILE with its `env` output, or --root on its image.",
+				lib, res->path);
+		return SUPPORT_CONTRADICTS;
+	}
+	if (wrong_major) {
+		const struct lib_file *o = other_major(m->inv, lib);
+		if (!o)
+			return SUPPORT_NONE;
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "%s is not installed here; another major is: %s (%s)", lib,
+				      o->path, o->origin ? o->origin : "?"));
+		return SUPPORT_CONFIRMS;
+	}
+	if (res->available) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "ld.so would not find %s here", lib));
+		for (size_t i = 0; i < res->n_tried; i++)
+			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->tried[i]);
+		const struct lib_file *off = find_lib(m->inv, lib, false);
+		if (off)
+			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+				 arena_printf(a, "a copy exists at %s (%s), on no search path", off->path,
+					      off->origin ? off->origin : "found on disk"));
+		return SUPPORT_CONFIRMS;
+	}
+	/* no loader simulator: the inventory's copies */
+	if (find_lib(m->inv, lib, true))
+		return SUPPORT_NONE; /* the rule_out check reports it */
+	const struct lib_file *off = find_lib(m->inv, lib, false);
+	if (!off)
+		return SUPPORT_NONE;
+	push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+		 arena_printf(a, "%s exists at %s (%s) but on no search path of the loader", lib,
+			      off->path, off->origin ? off->origin : "found on disk"));
+	return SUPPORT_CONFIRMS;
+}
+
+static bool windows_message(const struct explain_result *r)
+{
+	return explain_fact_get(r, "dll") || strncmp(r->hit->def->category, "WIN_", 4) == 0;
 }
 
 void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_hit *hit,
@@ -308,45 +405,57 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	explain_facts(a, hit, r);
 	const char *lib = explain_fact_get(r, "library");
 	bool machine = m && m->inv && m->fs;
+	struct explain_resolution res = { 0 };
+	if (machine && m->resolve && lib && !explain_fact_get(r, "dll"))
+		m->resolve(m->cookie, a, lib, &res);
+	int rank[EXPLAIN_MAX_CAUSES]; /* 0 confirmed by a specific check, 1 confirmed, 2 open, 3 ruled out */
 	for (size_t i = 0; i < hit->def->n_causes; i++) {
 		const struct explain_cause_def *c = hit->def->causes[i];
-		struct explain_cause_result *cr = &r->causes[r->n_causes++];
+		struct explain_cause_result *cr = &r->causes[r->n_causes];
+		rank[r->n_causes++] = 2;
 		cr->def = c;
 		cr->conf = EXPLAIN_POSSIBLE;
 		cr->summary = fill(a, r, c->summary);
 		cr->check = *c->check ? fill(a, r, c->check) : NULL;
-		if (machine) {
-			const struct finding *f = confirming(m, c->finding, lib);
-			const struct lib_file *off = NULL;
-			if (!f && lib && strcmp(c->rule_out, "lib-present") == 0 &&
-			    !find_lib(m->inv, lib, true))
-				off = find_lib(m->inv, lib, false);
-			if (f) {
-				cr->conf = EXPLAIN_CONFIRMED;
-				push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-					 arena_printf(a, "%s: %s", f->id, f->summary));
-				for (size_t e = 0; e < f->n_evidence; e++)
-					push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, f->evidence[e]);
-				for (size_t e = 0; e < f->n_fix; e++)
-					push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
-			} else if (off && (strcmp(c->finding, "lib-not-found") == 0 ||
-					   strcmp(c->finding, "dll-not-found") == 0)) {
-				/* on disk, but only where the loader does not look */
-				cr->conf = EXPLAIN_CONFIRMED;
-				push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-					 arena_printf(a, "%s exists at %s (%s) but on no search path of the loader",
-						      lib, off->path, off->origin ? off->origin : "found on disk"));
-			} else {
-				for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
-					if (strcmp(rule_outs[k].name, c->rule_out) == 0) {
-						const char *why = rule_outs[k].check(a, m, r);
-						if (why) {
-							cr->conf = EXPLAIN_RULED_OUT;
-							cr->ruled_out_because = why;
-						}
-					}
-			}
+		if (!machine)
+			goto fix;
+		const struct finding *f = confirming(m, c->finding, lib);
+		if (f) {
+			cr->conf = EXPLAIN_CONFIRMED;
+			rank[r->n_causes - 1] = 1;
+			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+				 arena_printf(a, "%s: %s", f->id, f->summary));
+			for (size_t e = 0; e < f->n_evidence; e++)
+				push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, f->evidence[e]);
+			for (size_t e = 0; e < f->n_fix; e++)
+				push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+			goto fix;
 		}
+		const char *why = NULL;
+		enum support sup = library_support(a, m, r, &res, cr, &why);
+		if (sup == SUPPORT_CONFIRMS) {
+			cr->conf = EXPLAIN_CONFIRMED;
+			/* "another major is installed" says more than "not found" */
+			bool specific = strstr(c->finding, "wrong-major") != NULL;
+			rank[r->n_causes - 1] = specific ? 0 : 1;
+			goto fix;
+		}
+		if (sup == SUPPORT_CONTRADICTS) {
+			cr->conf = EXPLAIN_RULED_OUT;
+			cr->ruled_out_because = why;
+			rank[r->n_causes - 1] = 3;
+			goto fix;
+		}
+		for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
+			if (strcmp(rule_outs[k].name, c->rule_out) == 0) {
+				why = rule_outs[k].check(a, m, r);
+				if (why) {
+					cr->conf = EXPLAIN_RULED_OUT;
+					cr->ruled_out_because = why;
+					rank[r->n_causes - 1] = 3;
+				}
+			}
+	fix:
 		if (cr->n_fix == 0) {
 			/* the catalogue's fix: steps separated by the two characters \n */
 			const char *s = fill(a, r, c->fix);
@@ -361,20 +470,23 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			}
 		}
 	}
-	/* stable order: confirmed, then the rest in catalogue order, then ruled out */
+	/* stable order by rank: confirmed, open causes in catalogue order, ruled out */
 	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];
 	size_t n = 0;
-	for (int pass = 0; pass < 3; pass++)
-		for (size_t i = 0; i < r->n_causes; i++) {
-			enum explain_conf c = r->causes[i].conf;
-			int p = c == EXPLAIN_CONFIRMED ? 0 : c == EXPLAIN_RULED_OUT ? 2 : 1;
-			if (p == pass)
+	for (int pass = 0; pass < 4; pass++)
+		for (size_t i = 0; i < r->n_causes; i++)
+			if (rank[i] == pass)
 				sorted[n++] = r->causes[i];
-		}
 	memcpy(r->causes, sorted, n * sizeof sorted[0]);
 	if (r->n_causes && r->causes[0].conf == EXPLAIN_POSSIBLE)
 		r->causes[0].conf = EXPLAIN_LIKELY;
-	if (machine && !r->elsewhere && r->n_causes && r->causes[0].conf == EXPLAIN_RULED_OUT)
+	if (!machine)
+		return;
+	if (m->os == OS_LINUX && windows_message(r) && !r->elsewhere)
+		r->elsewhere = "this is a Windows message and the system checked is Linux: nothing here "
+			       "can confirm it. Run cudx explain on the Windows machine, or point --root at a "
+			       "copy of its C: drive with --env holding its `set` output.";
+	if (!r->elsewhere && r->n_causes && r->causes[0].conf == EXPLAIN_RULED_OUT)
 		r->elsewhere = arena_printf(
 			a, "every cause this message can have is contradicted here: it probably came from "
 			   "another environment. Run cudx explain where it happened, or point cudx at it "

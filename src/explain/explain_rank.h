@@ -40,12 +40,24 @@ struct explain_result {
 	const char *elsewhere;
 };
 
+/* How the loader of the machine resolves a library name (src/explain/explain_loader.c). */
+struct explain_resolution {
+	bool available;     /* false: no loader simulator in this build */
+	const char *path;   /* where it resolves, NULL when not found */
+	const char *how;    /* "ld.so.cache", "LD_LIBRARY_PATH", ... */
+	const char **tried; /* "tried /usr/lib/libx.so.8: no such file" ... */
+	size_t n_tried;
+};
+
 /* What ranking may look at; inv/fs NULL = no machine (everything "cannot confirm here"). */
 struct explain_machine {
 	const struct inventory *inv;
 	const struct findings *fs;
 	enum target_os os;
 	const char *env_origin; /* "this process", "pid 1234", "file F" */
+	/* resolve a Linux library name as ld.so would here; NULL = not available */
+	void (*resolve)(void *cookie, struct arena *a, const char *name, struct explain_resolution *out);
+	void *cookie;
 };
 
 const char *explain_conf_name(enum explain_conf c);

@@ -24,7 +24,7 @@ static void text_cause(FILE *out, const struct cudx_ctx *ctx, const struct expla
 	for (size_t i = 0; i < c->n_evidence; i++)
 		fprintf(out, "      evidence: %s\n", c->evidence[i]);
 	if (c->conf != EXPLAIN_CONFIRMED && c->check)
-		fprintf(out, "      cannot confirm here; where it happened run: %s\n", c->check);
+		fprintf(out, "      not seen here; where it happened run: %s\n", c->check);
 	if (first || c->conf == EXPLAIN_CONFIRMED)
 		for (size_t i = 0; i < c->n_fix; i++)
 			fprintf(out, "      fix: %s\n", c->fix[i]);

@@ -1,6 +1,7 @@
 /* Scan text for known messages: line by line, bounded (EXPLAIN_MAX_INPUT bytes, lines cut at
  * EXPLAIN_MAX_LINE), blank runs collapsed so that patterns need not care about spacing. Each line
- * yields at most one message: the most specific (highest weight) pattern that matches it. Equal
+ * yields at most one message: the most specific (highest weight) pattern that matches it (the
+ * catalogue is sorted by weight, so that is the first). Equal
  * messages (same pattern, same captured values) are counted, not repeated. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static size_t normalise(const uint8_t *raw, size_t n, char *norm, char *lc, size
 		if (c == ' ' && (k == 0 || norm[k - 1] == ' '))
 			continue;
 		norm[k] = (char)c;
-		lc[k] = (char)tolower(c);
+		lc[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c); /* ASCII only, no locale call */
 		k++;
 	}
 	while (k && norm[k - 1] == ' ')
@@ -61,17 +62,49 @@ static int hit_cmp(const void *x, const void *y)
 	return a->line_no < b->line_no ? -1 : a->line_no > b->line_no;
 }
 
-static void scan_line(struct arena *a, struct arena *scratch, const struct explain_catalog *cat,
+/* A cheap pre-filter: which byte pairs occur in the line (hashed into 4096 bits). A pattern whose
+ * longest literal has a pair the line lacks cannot match, and most patterns are rejected so,
+ * without searching the line at all. */
+#define PAIR_BITS 4096u
+static unsigned pair_hash(unsigned char a, unsigned char b)
+{
+	return ((unsigned)a * 31u + b) & (PAIR_BITS - 1);
+}
+
+static void pairs_of(struct span lc, uint64_t *bits)
+{
+	memset(bits, 0, PAIR_BITS / 8);
+	for (size_t i = 0; i + 1 < lc.n; i++) {
+		unsigned h = pair_hash(lc.p[i], lc.p[i + 1]);
+		bits[h / 64] |= (uint64_t)1 << (h % 64);
+	}
+}
+
+static bool may_contain(const uint64_t *bits, const char *lit, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		unsigned h = pair_hash((unsigned char)lit[i], (unsigned char)lit[i + 1]);
+		if (!(bits[h / 64] & ((uint64_t)1 << (h % 64))))
+			return false;
+	}
+	return true;
+}
+
+/* bufs[0] and bufs[1]: the values of the current try and of the best match so far, swapped */
+static void scan_line(struct arena *a, struct explain_capbuf *bufs, const struct explain_catalog *cat,
 		      struct span line, struct span lc, size_t line_no, struct explain_scan *out)
 {
 	const struct explain_pattern_def *best = NULL;
 	struct explain_capture best_caps[EXPLAIN_MAX_CAPS], caps[EXPLAIN_MAX_CAPS];
+	struct explain_capbuf *cur = &bufs[0], *kept = &bufs[1];
 	size_t best_n = 0, n;
+	uint64_t pairs[PAIR_BITS / 64];
+	pairs_of(lc, pairs);
 	for (size_t i = 0; i < cat->n_patterns; i++) {
 		const struct explain_pattern_def *d = &cat->patterns[i];
-		if (best && d->weight <= best->weight)
+		if (d->pat.anchor && !may_contain(pairs, d->pat.anchor, d->pat.anchor_len))
 			continue;
-		if (!explain_pattern_match(&d->pat, line, lc, scratch, caps, &n))
+		if (!explain_pattern_match(&d->pat, line, lc, cur, caps, &n))
 			continue;
 		if (d->when_key) {
 			const char *v = NULL;
@@ -84,6 +117,9 @@ static void scan_line(struct arena *a, struct arena *scratch, const struct expla
 		best = d;
 		best_n = n;
 		memcpy(best_caps, caps, n * sizeof caps[0]);
+		struct explain_capbuf *t = cur;
+		cur = kept, kept = t;
+		break; /* the catalogue is sorted by weight: nothing later can beat it */
 	}
 	if (!best)
 		return;
@@ -115,11 +151,10 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	if (text.n > EXPLAIN_MAX_INPUT)
 		text.n = EXPLAIN_MAX_INPUT;
 	out->bytes = text.n;
-	/* two line buffers reused for every line; captures of a line live in a scratch arena that
-	 * is emptied after the line, so memory stays bounded however long the log */
+	/* line and capture buffers reused for every line: only a new distinct message allocates, so
+	 * memory stays bounded however long the log */
 	char *norm = arena_alloc(a, EXPLAIN_MAX_LINE + 1), *lc = arena_alloc(a, EXPLAIN_MAX_LINE + 1);
-	struct arena scratch;
-	arena_init(&scratch);
+	struct explain_capbuf *bufs = arena_alloc(a, 2 * sizeof *bufs);
 	size_t off = 0;
 	while (off < text.n) {
 		const uint8_t *nl = memchr(text.p + off, '\n', text.n - off);
@@ -137,13 +172,8 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 			out->binary_lines++;
 		if (k == 0)
 			continue;
-		scan_line(a, &scratch, cat, span_make(norm, k), span_make(lc, k), out->lines, out);
-		if (scratch.total) {
-			arena_free(&scratch);
-			arena_init(&scratch);
-		}
+		scan_line(a, bufs, cat, span_make(norm, k), span_make(lc, k), out->lines, out);
 	}
-	arena_free(&scratch);
 	if (out->n_hits > 1)
 		qsort(out->hits, out->n_hits, sizeof out->hits[0], hit_cmp);
 }

@@ -415,6 +415,31 @@ static bool pe_regions(struct span f, struct arena *a, struct region_list *rl)
 	return true;
 }
 
+#define EM_CUDA 190
+
+/* A cubin on its own (nvcc -cubin, cuobjdump -xelf): one SASS image, the SM in e_flags. Its
+ * place moved with the cubin ABI (formats.md §1.6): EI_ABIVERSION 7 keeps it in bits 0-7,
+ * ABI 8 (CUDA 12.8+) in bits 8-15. The a/f variant is not in CUDA 13 e_flags, so none is set. */
+static bool cubin_entry(struct span f, struct arena *a, struct fatbin_file *out)
+{
+	uint8_t cls, abiver;
+	uint16_t machine;
+	uint32_t eflags;
+	if (!span_u8(f, 4, &cls) || cls != 2 || !span_u8(f, 8, &abiver) || !span_u16le(f, 18, &machine) ||
+	    machine != EM_CUDA || !span_u32le(f, 0x30, &eflags))
+		return false;
+	uint32_t sm = abiver >= 8 ? (eflags >> 8) & 0xFF : eflags & 0xFF;
+	struct fatbin_region *r = arena_calloc(a, 1, sizeof *r);
+	*r = (struct fatbin_region){ .name = "(cubin)", .offset = 0, .size = f.n, .containers = 1, .entries = 1 };
+	out->regions = r;
+	out->n_regions = 1;
+	struct fatbin_entry *e = ARENA_PUSH(a, out->entries, out->n_entries, out->cap_entries);
+	*e = (struct fatbin_entry){ .payload_size = f.n, .sm = sm, .kind = FATBIN_KIND_ELF, .major = 1, .minor = abiver };
+	struct fatbin_container *c = ARENA_PUSH(a, out->containers, out->n_containers, out->cap_containers);
+	*c = (struct fatbin_container){ .size = f.n, .n_entries = 1 };
+	return true;
+}
+
 static int region_cmp(const void *x, const void *y)
 {
 	const struct fatbin_region *a = x, *b = y;
@@ -438,6 +463,8 @@ void fatbin_scan(struct span file, struct arena *a, const struct fatbin_opts *op
 
 	if (file.n >= 4 && memcmp(file.p, "\x7f" "ELF", 4) == 0) {
 		out->host = FATBIN_HOST_ELF;
+		if (cubin_entry(file, a, out))
+			return;
 		if (!elf_regions(file, a, &rl))
 			rl.n = 0; /* stripped of section headers: scan it all */
 		else if (rl.n == 0)

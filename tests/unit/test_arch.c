@@ -181,6 +181,28 @@ static void test_verdict_table(void **state)
 	assert_int_equal(j.modules_none, 1);   /* sm_90a: nothing for 8.6 */
 	arena_free(&x.a);
 
+	/* a library built for newer GPUs that kept one old module: sparse, judged no kernel image */
+	fake_init(&x);
+	for (int i = 0; i < 20; i++)
+		fake_module(&x, (struct img[]){ SASS(86, 0), SASS(90, 0) }, 2);
+	fake_module(&x, (struct img[]){ SASS(70, 0) }, 1);
+	assert_int_equal(judge(&x, "sm_70", NULL, &j), ARCH_NO_IMAGE);
+	assert_true(j.sparse);
+	assert_int_equal(j.modules_native, 1);
+	assert_int_equal(j.reference_native, 20);
+	assert_int_equal(judge(&x, "sm_90", NULL, &j), ARCH_NATIVE);
+	assert_false(j.sparse);
+	arena_free(&x.a);
+
+	/* LTO-IR-only modules (cuFFT) are neither loadable nor missing code */
+	fake_init(&x);
+	fake_module(&x, (struct img[]){ SASS(86, 0) }, 1);
+	fake_module(&x, (struct img[]){ { FATBIN_KIND_LTOIR, 75, 0, 0, 0 } }, 1);
+	assert_int_equal(judge(&x, "sm_86", NULL, &j), ARCH_NATIVE);
+	assert_int_equal(j.modules_ltoir_only, 1);
+	assert_int_equal(j.modules_none, 0);
+	arena_free(&x.a);
+
 	/* no fat binary at all */
 	fake_init(&x);
 	assert_int_equal(judge(&x, "sm_86", NULL, &j), ARCH_NO_GPU_CODE);

@@ -1,0 +1,250 @@
+/* Ranking explain's causes against a machine (src/explain/explain_rank.c). The inventories and
+ * findings here are built by hand: they stand for what the collectors and rules report, which
+ * the scenario tests (tests/scenarios/explain.bats) produce for real. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "explain/explain_rank.h"
+
+static struct arena A;
+static const struct explain_catalog *CAT;
+
+static int setup(void **state)
+{
+	(void)state;
+	arena_init(&A);
+	CAT = explain_catalog_builtin(&A);
+	return 0;
+}
+static int teardown(void **state)
+{
+	(void)state;
+	arena_free(&A);
+	return 0;
+}
+
+static const struct explain_hit *hit_of(const char *text)
+{
+	struct explain_scan *sc = arena_calloc(&A, 1, sizeof *sc);
+	explain_scan_text(&A, CAT, span_make(text, strlen(text)), sc);
+	assert_true(sc->n_hits >= 1);
+	return &sc->hits[0];
+}
+
+static struct finding *add_finding(struct findings *fs, const char *id, const char *summary)
+{
+	struct finding *f = ARENA_PUSH(&A, fs->v, fs->n, fs->cap);
+	f->id = id;
+	f->summary = summary;
+	f->arena = &A;
+	return f;
+}
+
+static void test_all_rule_outs_exist(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < CAT->n_causes; i++) {
+		if (!explain_rule_out_known(CAT->causes[i].rule_out))
+			print_message("%s: unknown rule_out %s\n", CAT->causes[i].key, CAT->causes[i].rule_out);
+		assert_true(explain_rule_out_known(CAT->causes[i].rule_out));
+	}
+}
+
+static void test_no_machine(void **state)
+{
+	(void)state;
+	struct explain_result r;
+	explain_rank(&A, NULL, hit_of("Could not load library cudnn_cnn_infer64_8.dll. Error code 126"), &r);
+	assert_string_equal(r.causes[0].def->finding, "cudnn-zlibwapi-missing");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY);
+	assert_int_equal(r.causes[1].conf, EXPLAIN_POSSIBLE);
+	assert_string_equal(explain_fact_get(&r, "libmajor"), "8");
+	assert_null(r.elsewhere);
+	/* placeholders filled from the facts */
+	assert_non_null(strstr(r.causes[1].check, "cudnn_cnn_infer64_8.dll"));
+}
+
+static void test_finding_confirms_and_reorders(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	fs.arena = &A;
+	struct finding *f = add_finding(&fs, "framework-driver-too-old", "torch 2.5+cu124 needs driver 550");
+	*ARENA_PUSH(&A, f->evidence, f->n_evidence, f->cap_evidence) = "driver here: 535.104.05";
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"), &r);
+	/* the catalogue puts driver-too-old first; the machine shows the framework's finding */
+	assert_string_equal(r.causes[0].def->finding, "framework-driver-too-old");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_int_equal(r.causes[0].n_evidence, 2);
+	assert_string_equal(r.causes[0].evidence[1], "driver here: 535.104.05");
+	assert_int_equal(r.causes[1].conf, EXPLAIN_POSSIBLE);
+}
+
+static void test_library_finding_must_name_the_library(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	add_finding(&fs, "lib-not-found", "libnvrtc.so.12 is not found by the loader");
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	const char *msg = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_string_equal(r.causes[0].def->finding, "lib-not-found");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY); /* not confirmed by the nvrtc finding */
+	add_finding(&fs, "lib-not-found", "libcudnn.so.8 is not found by the loader");
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_non_null(strstr(r.causes[0].evidence[0], "libcudnn.so.8"));
+}
+
+static void test_driver_present_rules_out(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	inv.driver.kernel_version = "550.54.15";
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "pid 42", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."), &r);
+	/* no-driver is contradicted and goes last; container-no-gpu is left */
+	assert_string_equal(r.causes[0].def->finding, "container-no-gpu");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY);
+	assert_string_equal(r.causes[1].def->finding, "no-driver");
+	assert_int_equal(r.causes[1].conf, EXPLAIN_RULED_OUT);
+	assert_non_null(strstr(r.causes[1].ruled_out_because, "550.54.15"));
+
+	/* everything contradicted: the message came from elsewhere */
+	explain_rank(&A, &m, hit_of("nvrm: the nvidia probe routine was not called for 1 device(s)"), &r);
+	assert_int_equal(r.n_causes, 1);
+	assert_int_equal(r.causes[0].conf, EXPLAIN_RULED_OUT);
+	assert_non_null(r.elsewhere);
+	assert_non_null(strstr(r.elsewhere, "pid 42"));
+}
+
+static void test_library_present_elsewhere(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct lib_file libs[2] = {
+		{ .path = "/usr/lib/x86_64-linux-gnu/libcudnn.so.8", .name = "libcudnn.so.8",
+		  .soname = "libcudnn.so.8", .origin = "ld.so.cache" },
+	};
+	inv.libs = libs;
+	inv.n_libs = 1;
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"), &r);
+	/* the machine has it on the path: lib-not-found is ruled out, the message is from elsewhere */
+	const struct explain_cause_result *last = &r.causes[r.n_causes - 1];
+	assert_string_equal(last->def->finding, "lib-wrong-major");
+	assert_int_equal(last->conf, EXPLAIN_RULED_OUT);
+	bool saw = false;
+	for (size_t i = 0; i < r.n_causes; i++)
+		if (strcmp(r.causes[i].def->finding, "lib-not-found") == 0) {
+			saw = true;
+			assert_int_equal(r.causes[i].conf, EXPLAIN_RULED_OUT);
+			assert_non_null(strstr(r.causes[i].ruled_out_because, "ld.so.cache"));
+		}
+	assert_true(saw);
+	assert_non_null(r.elsewhere);
+	assert_non_null(strstr(r.elsewhere, "--pid"));
+
+	/* only off the search path (a toolkit dir nobody added): lib-not-found is confirmed */
+	libs[0].origin = "toolkit /usr/local/cuda-11.8";
+	explain_rank(&A, &m, hit_of("ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"), &r);
+	assert_string_equal(r.causes[0].def->finding, "lib-not-found");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_non_null(strstr(r.causes[0].evidence[0], "/usr/local/cuda-11.8"));
+	assert_null(r.elsewhere);
+}
+
+static void test_other_major_installed(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct lib_file libs[1] = {
+		{ .path = "/usr/local/cuda-12.4/lib64/libcublasLt.so.12", .name = "libcublasLt.so.12",
+		  .soname = "libcublasLt.so.12", .origin = "LD_LIBRARY_PATH" },
+	};
+	inv.libs = libs;
+	inv.n_libs = 1;
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory"), &r);
+	assert_string_equal(r.causes[0].def->key, "cuda-lib-wrong-major");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_non_null(strstr(r.causes[0].evidence[0], "libcublasLt.so.12"));
+	assert_string_equal(explain_fact_get(&r, "libmajor"), "11");
+}
+
+static void fake_resolve(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
+{
+	memset(out, 0, sizeof *out);
+	out->available = true;
+	out->tried = arena_calloc(a, 1, sizeof *out->tried);
+	out->tried[0] = arena_printf(a, "tried /usr/lib/%s (default dir): no such file", name);
+	out->n_tried = 1;
+	(void)cookie;
+}
+
+static void test_loader_trace_is_evidence(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", fake_resolve, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open shared object file"), &r);
+	assert_string_equal(r.causes[0].def->finding, "lib-not-found");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_string_equal(r.causes[0].evidence[1], "tried /usr/lib/libnvrtc.so.12 (default dir): no such file");
+}
+
+static void test_windows_message_on_linux(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("OSError: [WinError 193] %1 is not a valid Win32 application"), &r);
+	assert_non_null(r.elsewhere);
+	assert_non_null(strstr(r.elsewhere, "Windows"));
+	m.os = OS_WINDOWS;
+	explain_rank(&A, &m, hit_of("OSError: [WinError 193] %1 is not a valid Win32 application"), &r);
+	assert_null(r.elsewhere);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_rule_outs_exist),
+		cmocka_unit_test(test_no_machine),
+		cmocka_unit_test(test_finding_confirms_and_reorders),
+		cmocka_unit_test(test_library_finding_must_name_the_library),
+		cmocka_unit_test(test_driver_present_rules_out),
+		cmocka_unit_test(test_library_present_elsewhere),
+		cmocka_unit_test(test_other_major_installed),
+		cmocka_unit_test(test_loader_trace_is_evidence),
+		cmocka_unit_test(test_windows_message_on_linux),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
