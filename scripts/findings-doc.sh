@@ -15,6 +15,6 @@ cd "$(dirname "$0")/.."
 	for f in core loader arch probe python windows explain kb; do
 		[ -f "docs/findings/$f.md" ] || continue
 		echo
-		sed 's/^## /## /' "docs/findings/$f.md"
+		sed 's/^#/##/' "docs/findings/$f.md"
 	done
 } >docs/findings.md
