@@ -191,3 +191,13 @@ install_driver_470() {
 	[[ "$output" == *'cudx_finding{id="cuda-visible-devices-hides",severity="error"'* ]]
 	[[ "$output" == *'cudx_findings{severity="error"} 1'* ]]
 }
+
+@test "an image without its C library: lib-not-found names what is missing and who needs it" {
+	need_cuda13
+	add_cuda13 "$root" libcudart.so.13
+	rm "$root/$MULTIARCH/libc.so.6"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	has_finding lib-not-found
+	[[ "$output" == *"libc.so.6"*"needed by /usr/local/cuda"* ]]
+}

@@ -15,14 +15,24 @@
 CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
 MULTIARCH=usr/lib/x86_64-linux-gnu
 
+# The base system every real image has: the C library and the runtime libraries the NVIDIA
+# libraries link against. Copied (never hard-linked: a test may write into its root).
+BASE_LIBS="libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux-x86-64.so.2 libstdc++.so.6 libgcc_s.so.1 libz.so.1"
+
 mkroot() {
-	local d
+	local d n
 	d=$(mktemp -d "${BATS_TMPDIR:-/tmp}/cudx-root.XXXXXX")
-	mkdir -p "$d/etc" "$d/usr/lib" "$d/$MULTIARCH" "$d/proc" "$d/dev"
+	mkdir -p "$d/etc" "$d/usr/lib" "$d/$MULTIARCH" "$d/proc" "$d/dev" "$d/lib64"
+	for n in $BASE_LIBS; do
+		[ -e "/$MULTIARCH/$n" ] && cp -L "/$MULTIARCH/$n" "$d/$MULTIARCH/$n"
+	done
+	ln -s "../$MULTIARCH/ld-linux-x86-64.so.2" "$d/lib64/ld-linux-x86-64.so.2"
 	echo "$d"
 }
 
-# Hard-link when possible (same file system), else copy.
+# Hard-link when possible (same file system), else copy. A hard link shares the original's
+# bytes: a test must never write to a path it placed this way (rm it first), or it rewrites the
+# original file (this is how a CUDA library on a development machine was once destroyed).
 link_or_copy() {
 	cp -al "$1" "$2" 2>/dev/null || cp -a "$1" "$2"
 }
