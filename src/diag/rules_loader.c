@@ -28,11 +28,23 @@ static bool seen_path(const char **seen, size_t n, const char *p)
 	return false;
 }
 
-/* Resolve the NEEDED of each distinct real file among the inventory's copies, calling fn per edge. */
-static void for_each_edge(struct diag_ctx *d, const struct rule *self, edge_fn fn)
+struct edge_list {
+	struct edge_ctx *v;
+	size_t n, cap;
+};
+
+/* Resolve the NEEDED of each distinct real file among the inventory's copies, once per run: five
+ * rules look at the same edges. */
+static const struct edge_list *resolved_edges(struct diag_ctx *d)
 {
-	const struct inventory *inv = d->inv;
+	static const char memo_key;
 	struct cudx_ctx *ctx = d->ctx;
+	struct edge_list *edges = ctx_memo_get(ctx, &memo_key);
+	if (edges)
+		return edges;
+	edges = arena_alloc(ctx->arena, sizeof *edges);
+	ctx_memo_put(ctx, &memo_key, edges);
+	const struct inventory *inv = d->inv;
 	const char **seen = arena_calloc(ctx->arena, inv->n_libs + 1, sizeof *seen);
 	size_t n_seen = 0;
 	for (size_t i = 0; i < inv->n_libs && n_seen < RULES_LOADER_MAX_COPIES; i++) {
@@ -40,21 +52,30 @@ static void for_each_edge(struct diag_ctx *d, const struct rule *self, edge_fn f
 		if (lib->is_stub || lib->broken_link || !lib->real_path || seen_path(seen, n_seen, lib->real_path))
 			continue;
 		seen[n_seen++] = lib->real_path;
-		struct loader L;
+		/* one loader per copy, kept for the findings' traces */
+		struct loader *L = arena_alloc(ctx->arena, sizeof *L);
 		struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env, .no_dlopen_edges = true,
 					    .memo = &ctx->ldcache_memo };
-		loader_init(&L, ctx->arena, &cfg);
+		loader_init(L, ctx->arena, &cfg);
 		const char *err = NULL;
 		/* the copy as the first object: its own RPATH/RUNPATH apply, as when a program
 		 * without RPATH loads it */
-		struct loader_object *o = loader_open_main(&L, lib->path, &err);
+		struct loader_object *o = loader_open_main(L, lib->path, &err);
 		if (!o)
 			continue;
 		for (size_t k = 0; k < o->elf.n_needed; k++) {
-			struct edge_ctx e = { &L, lib, loader_resolve(&L, o->elf.needed[k], o, false) };
-			fn(d, self, &e);
+			struct edge_ctx *e = ARENA_PUSH(ctx->arena, edges->v, edges->n, edges->cap);
+			*e = (struct edge_ctx){ L, lib, loader_resolve(L, o->elf.needed[k], o, false) };
 		}
 	}
+	return edges;
+}
+
+static void for_each_edge(struct diag_ctx *d, const struct rule *self, edge_fn fn)
+{
+	const struct edge_list *edges = resolved_edges(d);
+	for (size_t i = 0; i < edges->n; i++)
+		fn(d, self, &edges->v[i]);
 }
 
 static void emit_why(struct diag_ctx *d, const struct rule *self, struct edge_ctx *e, const char *want_id)

@@ -22,6 +22,29 @@ static enum target_os infer_os(const struct sysroot *sr, struct arena *a)
 	return OS_LINUX;
 }
 
+struct ctx_memo {
+	struct ctx_memo *next;
+	const void *key;
+	void *value;
+};
+
+void *ctx_memo_get(const struct cudx_ctx *ctx, const void *key)
+{
+	for (const struct ctx_memo *m = ctx->memo; m; m = m->next)
+		if (m->key == key)
+			return m->value;
+	return NULL;
+}
+
+void ctx_memo_put(struct cudx_ctx *ctx, const void *key, void *value)
+{
+	struct ctx_memo *m = arena_alloc(ctx->arena, sizeof *m);
+	m->key = key;
+	m->value = value;
+	m->next = ctx->memo;
+	ctx->memo = m;
+}
+
 int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt)
 {
 	memset(ctx, 0, sizeof *ctx);

@@ -12,6 +12,7 @@
 
 struct distinfo_cache;
 struct loader_cache_memo;
+struct ctx_memo;
 
 struct cudx_ctx {
 	struct arena *arena;
@@ -23,7 +24,13 @@ struct cudx_ctx {
 	/* per-run memos, living in the run's arena */
 	struct distinfo_cache *distinfo_cache;   /* collect/distinfo.c */
 	struct loader_cache_memo *ldcache_memo;  /* the parsed ld.so.cache (loader_config.memo) */
+	struct ctx_memo *memo;                   /* ctx_memo_get / ctx_memo_put */
 };
+
+/* A memo for work several modules or rules of one run would otherwise repeat: key is the address
+ * of a static object of the module that owns the value; the value lives in the run's arena. */
+void *ctx_memo_get(const struct cudx_ctx *ctx, const void *key);
+void ctx_memo_put(struct cudx_ctx *ctx, const void *key, void *value);
 
 /* Set up root and env from the options. Returns 0, or 2 with a message on stderr. */
 int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt);

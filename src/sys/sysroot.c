@@ -14,7 +14,7 @@
 
 #include "sys/sysroot.h"
 
-enum memo_kind { MEMO_STAT = 1, MEMO_LSTAT, MEMO_RESOLVE, MEMO_MAP };
+enum memo_kind { MEMO_STAT = 1, MEMO_LSTAT, MEMO_RESOLVE, MEMO_MAP, MEMO_LIST };
 
 struct memo_entry {
 	const char *path;
@@ -24,6 +24,8 @@ struct memo_entry {
 	struct stat st;
 	struct sysroot_resolved resolved;
 	struct mapped_file map;
+	struct sysroot_dirent *ents;
+	size_t n_ents, max_ents;
 };
 
 struct sysroot_memo {
@@ -366,8 +368,38 @@ static int dirent_cmp(const void *a, const void *b)
 	return strcmp(((const struct sysroot_dirent *)a)->name, ((const struct sysroot_dirent *)b)->name);
 }
 
+static int list_dir(const struct sysroot *sr, struct arena *a, const char *path,
+		    struct sysroot_dirent **ents, size_t *n, size_t max);
+
+/* Directory listings are memoised too: the library directories are listed by the collector and
+ * again by several rules, and sorting /usr/lib/x86_64-linux-gnu each time is the cost. */
 int sysroot_list_dir(const struct sysroot *sr, struct arena *a, const char *path,
 		     struct sysroot_dirent **ents, size_t *n, size_t max)
+{
+	if (max == 0)
+		max = 100000;
+	bool found;
+	struct memo_entry *e = memo_find(sr, path, MEMO_LIST, &found);
+	/* a listing cut at a smaller bound cannot answer a larger one */
+	if (found && (e->n_ents < e->max_ents || max <= e->max_ents)) {
+		*ents = e->ents;
+		*n = e->n_ents < max ? e->n_ents : max;
+		return e->err;
+	}
+	int err = list_dir(sr, e ? sr->memo->a : a, path, ents, n, max);
+	if (e) {
+		e->ents = *ents;
+		e->n_ents = *n;
+		e->max_ents = max;
+		e->err = err;
+		if (!found)
+			memo_commit(sr, e, path);
+	}
+	return err;
+}
+
+static int list_dir(const struct sysroot *sr, struct arena *a, const char *path,
+		    struct sysroot_dirent **ents, size_t *n, size_t max)
 {
 	struct arena scratch;
 	int err;
