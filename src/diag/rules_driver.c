@@ -2,6 +2,7 @@
  * libcuda a process would load the real one, is it new enough for the CUDA runtimes here, can
  * this user reach the GPU device nodes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag/rule.h"
@@ -157,6 +158,24 @@ static void check_stub(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* "S1,S3" -> one evidence line per source with its title and link (data/sources.tsv) */
+static void add_sources(struct finding *f, const char *keys)
+{
+	char key[16];
+	for (const char *p = keys; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n && n < sizeof key) {
+			memcpy(key, p, n);
+			key[n] = '\0';
+			const struct kb_source *s = kb_source(key);
+			if (s && s->url)
+				finding_ref(f, s->url);
+			finding_evidence(f, "source %s: %s", key, s && s->title ? s->title : "(unknown source key)");
+		}
+		p += n + (p[n] == ',');
+	}
+}
+
 /* The CUDA runtimes on this system (cudart copies), each with the driver it needs. */
 static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 {
@@ -217,13 +236,18 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 		} else {
 			f = rule_emit(d, self, "driver %s is too old for the CUDA %s runtime (needs >= %s)", drv, cuda,
 				      floor && major_v.part[0] ? floor : rel->linux_driver);
+			/* the minor-compat floor is worth saying only when it is lower than the release's own */
+			bool lower_floor = floor && version_strcmp(floor, rel->linux_driver) < 0;
 			finding_cause(f, "The CUDA %s runtime needs driver >= %s%s%s%s. Driver %s supports CUDA up to %s. "
 					 "cudaGetDeviceCount and every other call fail with error 35: \"CUDA driver version "
 					 "is insufficient for CUDA runtime version\".",
-				      cuda, rel->linux_driver, floor ? " (>= " : "", floor ? floor : "",
-				      floor ? " with minor-version compatibility)" : "", drv,
+				      cuda, rel->linux_driver, lower_floor ? " (>= " : "", lower_floor ? floor : "",
+				      lower_floor ? " with minor-version compatibility)" : "", drv,
 				      inv->driver.max_cuda ? inv->driver.max_cuda : "an older release only");
-			finding_fix(f, "upgrade the NVIDIA driver to >= %s", floor ? floor : rel->linux_driver);
+			const char *need_v = floor ? floor : rel->linux_driver;
+			finding_fix(f, "upgrade the NVIDIA driver to >= %s (branch R%d or newer; Ubuntu: sudo apt install "
+				       "nvidia-driver-%d-server, Debian: the nvidia-driver package of a matching release)",
+				    need_v, atoi(need_v), atoi(need_v));
 			if (inv->driver.max_cuda)
 				finding_fix(f, "or use software built for CUDA <= %s (e.g. a PyTorch wheel for that CUDA "
 					       "version)", inv->driver.max_cuda);
@@ -248,8 +272,7 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 			finding_evidence(f, "minimum driver: %s for CUDA %s itself, %s for any CUDA %d.x (minor-version "
 					    "compatibility)%s",
 					 rel->linux_driver, cuda, floor, major_v.part[0], ff.unconfirmed ? " [unconfirmed]" : "");
-		if (rel->fact.source)
-			finding_evidence(f, "source: %s", rel->fact.source);
+		add_sources(f, rel->fact.source);
 	}
 }
 
