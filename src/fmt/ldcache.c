@@ -19,11 +19,15 @@
 #define ISA_LEVEL_MASK 0x3ffull
 #define LDCACHE_MAX_STR 4096
 
-static const char *cstr(struct span s, uint64_t off, struct arena *a)
+/* A string of the cache: copied to the arena, or (borrow) pointing into the file itself, which
+ * span_cstr has checked is NUL-terminated within bounds. */
+static const char *cstr(struct span s, uint64_t off, struct arena *a, bool borrow)
 {
 	const char *p;
 	long len = span_cstr(s, off, LDCACHE_MAX_STR, &p);
-	return len < 0 ? NULL : arena_strndup(a, p, (size_t)len);
+	if (len < 0)
+		return NULL;
+	return borrow ? p : arena_strndup(a, p, (size_t)len);
 }
 
 static bool is_hwcaps_extension(uint64_t hwcap)
@@ -70,7 +74,7 @@ static void read_extensions(struct span file, uint32_t ext_off, struct arena *a,
 }
 
 /* Parse the new-format part that starts at base (0, or after the old table in a combined file). */
-static bool parse_new(struct span file, uint64_t base, struct arena *a, struct ldcache *out,
+static bool parse_new(struct span file, uint64_t base, struct arena *a, bool borrow, struct ldcache *out,
 		      const char **err)
 {
 	struct span nf = span_from(file, base);
@@ -107,8 +111,8 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, struct l
 		span_u64le(nf, b + 16, &hwcap);
 		struct ldcache_entry *e = &out->entries[n];
 		/* string offsets count from the new header (formats.md §2.5) */
-		e->name = cstr(nf, key, a);
-		e->path = cstr(nf, value, a);
+		e->name = cstr(nf, key, a, borrow);
+		e->path = cstr(nf, value, a, borrow);
 		if (!e->name || !e->path) {
 			out->problem = "some cache entries point outside the string table and were skipped";
 			continue;
@@ -119,7 +123,7 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, struct l
 		if (is_hwcaps_extension(hwcap)) {
 			uint32_t idx = (uint32_t)hwcap, soff;
 			if (span_u32le(hwcaps, 4ull * idx, &soff))
-				e->hwcaps_subdir = cstr(nf, soff, a);
+				e->hwcaps_subdir = cstr(nf, soff, a, borrow);
 			if (!e->hwcaps_subdir) {
 				out->problem = "a glibc-hwcaps cache entry names an unknown subdirectory";
 				continue;
@@ -132,12 +136,24 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, struct l
 	return true;
 }
 
+static bool parse(struct span file, struct arena *a, bool borrow, struct ldcache *out, const char **err);
+
 bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const char **err)
+{
+	return parse(file, a, false, out, err);
+}
+
+bool ldcache_parse_borrowed(struct span file, struct arena *a, struct ldcache *out, const char **err)
+{
+	return parse(file, a, true, out, err);
+}
+
+static bool parse(struct span file, struct arena *a, bool borrow, struct ldcache *out, const char **err)
 {
 	memset(out, 0, sizeof *out);
 	if (file.n >= NEW_MAGIC_LEN && memcmp(file.p, NEW_MAGIC, NEW_MAGIC_LEN) == 0) {
 		out->format = LDCACHE_NEW;
-		return parse_new(file, 0, a, out, err);
+		return parse_new(file, 0, a, borrow, out, err);
 	}
 	if (file.n < 16 || memcmp(file.p, OLD_MAGIC, OLD_MAGIC_LEN) != 0) {
 		*err = file.n == 0 ? "the cache file is empty" : "not a glibc ld.so.cache (bad magic)";
@@ -156,7 +172,7 @@ bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const
 	if (span_has(file, new_at, NEW_HEADER) &&
 	    memcmp(file.p + new_at, NEW_MAGIC, NEW_MAGIC_LEN) == 0) {
 		out->format = LDCACHE_COMBINED;
-		return parse_new(file, new_at, a, out, err);
+		return parse_new(file, new_at, a, borrow, out, err);
 	}
 	out->format = LDCACHE_OLD;
 	struct span strings = span_from(file, end_old); /* old keys/values count from here */
@@ -169,8 +185,8 @@ bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const
 		span_u32le(file, b + 4, &key);
 		span_u32le(file, b + 8, &value);
 		struct ldcache_entry *e = &out->entries[n];
-		e->name = cstr(strings, key, a);
-		e->path = cstr(strings, value, a);
+		e->name = cstr(strings, key, a, borrow);
+		e->path = cstr(strings, value, a, borrow);
 		if (!e->name || !e->path) {
 			out->problem = "some cache entries point outside the string table and were skipped";
 			continue;

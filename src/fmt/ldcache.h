@@ -33,6 +33,9 @@ struct ldcache {
 };
 
 bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const char **err);
+/* The same, but the entries' strings point into file, which must outlive the result (a mapping
+ * the sysroot keeps for the run): no copy of the whole cache. */
+bool ldcache_parse_borrowed(struct span file, struct arena *a, struct ldcache *out, const char **err);
 /* The flags value ld.so requires of a cache entry for an object of this class and machine
  * (_DL_CACHE_DEFAULT_ID: 0x303 on x86-64); 0 when unknown. */
 int32_t ldcache_flags_for(int elf_class, uint16_t machine);

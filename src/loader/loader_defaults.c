@@ -94,7 +94,9 @@ static void parse_cache(struct loader *L)
 		return;
 	}
 	const char *err = NULL;
-	L->have_cache = ldcache_parse(mf.data, L->a, &L->cache, &err);
+	/* a mapping the sysroot keeps for the run can be pointed into instead of copied */
+	L->have_cache = mf.shared ? ldcache_parse_borrowed(mf.data, L->a, &L->cache, &err)
+				  : ldcache_parse(mf.data, L->a, &L->cache, &err);
 	if (!L->have_cache)
 		L->cache_problem = arena_printf(L->a, "%s: %s", c->cache_path, err);
 	else if (L->cache.problem)

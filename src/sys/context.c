@@ -75,7 +75,8 @@ int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt)
 		envsnap_parse(&ctx->env, a, span_make("", 0), "empty (no --env given for --root)");
 	} else
 		envsnap_from_environ(&ctx->env, a, environ);
-	ctx->os = opt->os != OS_AUTO ? opt->os : infer_os(&ctx->root, a);
+	/* the live system is the OS cudx was built for; only a tree needs looking at */
+	ctx->os = opt->os != OS_AUTO ? opt->os : ctx->root.live ? OS_LINUX : infer_os(&ctx->root, a);
 	if (ctx->os == OS_WINDOWS)
 		ctx->env.case_insensitive = true;
 	return 0;

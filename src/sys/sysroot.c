@@ -30,7 +30,7 @@ struct memo_entry {
 
 struct sysroot_memo {
 	struct arena *a;
-	struct memo_entry *v; /* open addressing, power-of-two capacity */
+	struct memo_entry **v; /* open addressing over pointers: the table stays small to zero */
 	size_t cap, n;
 };
 
@@ -49,13 +49,13 @@ static struct memo_entry *memo_find(const struct sysroot *sr, const char *path, 
 	if (!m)
 		return NULL;
 	if ((m->n + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct memo_entry *v = arena_calloc(m->a, cap, sizeof *v);
+		size_t cap = m->cap ? m->cap * 2 : 512;
+		struct memo_entry **v = arena_calloc(m->a, cap, sizeof *v);
 		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->v[i].path)
+			if (!m->v[i])
 				continue;
-			size_t j = m->v[i].hash & (cap - 1);
-			while (v[j].path)
+			size_t j = m->v[i]->hash & (cap - 1);
+			while (v[j])
 				j = (j + 1) & (cap - 1);
 			v[j] = m->v[i];
 		}
@@ -64,22 +64,25 @@ static struct memo_entry *memo_find(const struct sysroot *sr, const char *path, 
 	}
 	uint32_t h = memo_hash(path, kind);
 	size_t i = h & (m->cap - 1);
-	while (m->v[i].path) {
-		if (m->v[i].hash == h && m->v[i].kind == kind && strcmp(m->v[i].path, path) == 0) {
+	while (m->v[i]) {
+		struct memo_entry *e = m->v[i];
+		if (e->hash == h && e->kind == kind && e->path && strcmp(e->path, path) == 0) {
 			*found = true;
-			return &m->v[i];
+			return e;
 		}
 		i = (i + 1) & (m->cap - 1);
 	}
-	m->v[i].hash = h;
-	m->v[i].kind = kind;
-	return &m->v[i]; /* the caller fills it and sets path last */
+	struct memo_entry *e = arena_alloc(m->a, sizeof *e);
+	e->hash = h;
+	e->kind = kind;
+	m->v[i] = e; /* the caller fills it and sets path last (memo_commit) */
+	m->n++;
+	return e;
 }
 
 static void memo_commit(const struct sysroot *sr, struct memo_entry *e, const char *path)
 {
 	e->path = arena_strdup(sr->memo->a, path);
-	sr->memo->n++;
 }
 
 void sysroot_forget(struct sysroot *sr)
