@@ -91,6 +91,9 @@ struct env_setting {
 struct loaded_lib {
 	const char *path;
 	const char *component;
+	const char *family;
+	int major;           /* from the knowledge base's catalogue row */
+	const char *version; /* from the file name or the inventory's copy of the same file, or NULL */
 };
 
 struct inventory_note {

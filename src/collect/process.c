@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "collect/inventory.h"
+#include "collect/libversion.h"
 #include "kb/kb.h"
 
 #define MAPS_MAX (8u << 20)
@@ -38,5 +39,15 @@ void collect_process(struct cudx_ctx *ctx, struct inventory *inv)
 		struct loaded_lib *l = ARENA_PUSH(ctx->arena, inv->loaded, inv->n_loaded, inv->cap_loaded);
 		l->path = arena_strdup(ctx->arena, file);
 		l->component = k->component;
+		l->family = k->family;
+		l->major = k->major;
+		/* maps name the real file: "libcudnn.so.8.9.7" carries its version; else the copy the
+		 * inventory read (wheel RECORD, embedded string) */
+		struct lib_file tmp = { .real_path = l->path };
+		libversion_from_name(ctx, &tmp);
+		l->version = tmp.version;
+		for (size_t i = 0; !l->version && i < inv->n_libs; i++)
+			if (inv->libs[i].real_path && strcmp(inv->libs[i].real_path, l->path) == 0)
+				l->version = inv->libs[i].version;
 	}
 }
