@@ -77,13 +77,21 @@ static void field(const char *line, const char *key, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)len, p);
 }
 
+/* `readelf OPTIONS PATH` in the C locale, its output to read (pclose it) */
+static FILE *readelf_run(const char *options, const char *path)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "LC_ALL=C readelf %s '%s' 2>/dev/null", options, path);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	return p;
+}
+
 static void readelf(const char *path, struct readelf_view *v)
 {
 	memset(v, 0, sizeof *v);
-	char cmd[1200], line[4096];
-	snprintf(cmd, sizeof cmd, "LC_ALL=C readelf -dVW '%s' 2>/dev/null", path);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
+	char line[4096];
+	FILE *p = readelf_run("-dVW", path);
 	int section = 0; /* 1 verdef, 2 verneed */
 	while (fgets(line, sizeof line, p)) {
 		if (strstr(line, "(NEEDED)") && v->n_needed < 64)
@@ -305,10 +313,8 @@ static bool type_of(const char *name, uint32_t *type)
 static void readelf_sections(const char *path, struct section_list *l)
 {
 	memset(l, 0, sizeof *l);
-	char cmd[1200], line[4096];
-	snprintf(cmd, sizeof cmd, "LC_ALL=C readelf -SW '%s' 2>/dev/null", path);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
+	char line[4096];
+	FILE *p = readelf_run("-SW", path);
 	while (fgets(line, sizeof line, p)) {
 		const char *open_br = strchr(line, '['), *close_br = strchr(line, ']');
 		int idx;
