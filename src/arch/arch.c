@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fmt/version.h"
+#include "kb/kb.h"
 
 static int kind_rank(uint16_t kind)
 {
@@ -156,15 +157,21 @@ const char *arch_verdict_name(enum arch_verdict v)
 	}
 }
 
+const char *arch_ptx_jit_needs_cuda(int isa_major, int isa_minor)
+{
+	const struct kb_ptx_isa *row = kb_ptx_isa(isa_major, isa_minor);
+	return row ? row->driver_cuda : NULL;
+}
+
 /* 1 when the driver's CUDA level reaches what the PTX ISA needs, 0 when not, -1 unknown */
 static int driver_reads_isa(const char *driver_max_cuda, int major, int minor)
 {
 	if (!driver_max_cuda)
 		return -1;
-	const struct arch_ptx_isa *row = arch_ptx_isa_lookup(major, minor);
-	if (!row)
+	const char *needs = arch_ptx_jit_needs_cuda(major, minor);
+	if (!needs)
 		return -1; /* newer than our data: cannot say */
-	return version_strcmp(driver_max_cuda, row->driver_cuda) >= 0;
+	return version_strcmp(driver_max_cuda, needs) >= 0;
 }
 
 /* Native coverage of the best-served GPU: for each distinct SASS target (as a GPU of that compute
@@ -270,8 +277,7 @@ void arch_judge(const struct fatbin_file *f, int cc_major, int cc_minor, const c
 			out->modules_jit++;
 	}
 	if (any_isa) {
-		const struct arch_ptx_isa *row = arch_ptx_isa_lookup(out->ptx_isa_major, out->ptx_isa_minor);
-		out->ptx_needs_cuda = row ? row->driver_cuda : NULL;
+		out->ptx_needs_cuda = arch_ptx_jit_needs_cuda(out->ptx_isa_major, out->ptx_isa_minor);
 		out->driver_ok = driver_reads_isa(driver_max_cuda, out->ptx_isa_major, out->ptx_isa_minor);
 	}
 	out->reference_native = reference_native(f);

@@ -3,9 +3,9 @@
  * arch_summarize() turns the entries of a fat-binary scan into per-target counts (what
  * `cuobjdump --list-elf/--list-ptx` would list, summarised). arch_judge() decides, for one GPU
  * (compute capability) and optionally one driver, whether the binary runs natively, only through
- * PTX JIT, or not at all. Both are pure: no I/O, no knowledge-base calls; the caller passes the
- * facts it looked up (the driver's highest CUDA version). PTX ISA -> CUDA comes from
- * data/ptx_isa.tsv via arch_ptx_isa_lookup(). */
+ * PTX JIT, or not at all. Both are pure: no I/O; the caller passes the facts about the machine
+ * (the driver's highest CUDA version). PTX ISA -> driver CUDA version is the knowledge base's
+ * (data/ptx_isa.tsv, kb_ptx_isa()). */
 #ifndef CUDX_ARCH_H
 #define CUDX_ARCH_H
 
@@ -56,18 +56,10 @@ bool arch_sass_runs(uint32_t sm, char variant, int cc_major, int cc_minor);
  * within the family (same major, minor >= Y). */
 bool arch_ptx_jits(uint32_t sm, char variant, int cc_major, int cc_minor);
 
-/* PTX ISA version -> first CUDA release that reads it, and the CUDA release whose driver is the
- * first one to JIT it (they differ only where a CUDA release never shipped: 12.7). */
-struct arch_ptx_isa {
-	int major, minor;
-	const char *cuda;
-	const char *driver_cuda;
-	const char *source;
-};
-/* Exact row, or NULL when the ISA version is not in the table (newer than our data). */
-const struct arch_ptx_isa *arch_ptx_isa_lookup(int major, int minor);
-/* The table itself (for the data-consistency test). */
-size_t arch_ptx_isa_rows(const struct arch_ptx_isa **rows);
+/* The first driver-reported CUDA version whose JIT reads PTX of this ISA version ("12.8" for
+ * ISA 8.6, which came with the never-released CUDA 12.7); NULL when the ISA is newer than the
+ * knowledge base (data/ptx_isa.tsv). */
+const char *arch_ptx_jit_needs_cuda(int isa_major, int isa_minor);
 
 enum arch_verdict {
 	ARCH_NO_GPU_CODE = 0, /* the file holds no fat binary at all (a host-only library) */

@@ -64,9 +64,9 @@ static void text_file(struct cudx_ctx *ctx, const struct arch_inventory *ai, con
 				tg->isa_max_major, tg->isa_max_minor);
 			if (tg->isa_min_major != tg->isa_max_major || tg->isa_min_minor != tg->isa_max_minor)
 				fprintf(out, " (lowest %u.%u)", tg->isa_min_major, tg->isa_min_minor);
-			const struct arch_ptx_isa *row = arch_ptx_isa_lookup(tg->isa_max_major, tg->isa_max_minor);
-			if (row)
-				fprintf(out, ", JIT needs a driver for CUDA >= %s", row->driver_cuda);
+			const char *needs = arch_ptx_jit_needs_cuda(tg->isa_max_major, tg->isa_max_minor);
+			if (needs)
+				fprintf(out, ", JIT needs a driver for CUDA >= %s", needs);
 			fprintf(out, "%s\n", style_reset(ctx));
 		}
 	}
@@ -149,8 +149,8 @@ static json_t *json_targets(const struct arch_summary *s, uint16_t kind)
 		if (kind == FATBIN_KIND_PTX) {
 			snprintf(isa, sizeof isa, "%u.%u", tg->isa_max_major, tg->isa_max_minor);
 			json_object_set_new(o, "ptx_isa", json_string(isa));
-			const struct arch_ptx_isa *row = arch_ptx_isa_lookup(tg->isa_max_major, tg->isa_max_minor);
-			json_object_set_new(o, "jit_needs_cuda", row ? json_string(row->driver_cuda) : json_null());
+			const char *needs = arch_ptx_jit_needs_cuda(tg->isa_max_major, tg->isa_max_minor);
+			json_object_set_new(o, "jit_needs_cuda", needs ? json_string(needs) : json_null());
 		}
 		if (kind == FATBIN_KIND_ELF) {
 			json_object_set_new(o, "cubin_abi7", json_integer(tg->abi7));

@@ -24,13 +24,20 @@ static const char *lib_name(const struct arch_file *f)
 	return s ? s + 1 : f->path;
 }
 
-static void code_evidence(struct finding *fd, struct arena *a, const struct arch_file *f)
+static void gpu_evidence(struct finding *fd, struct arena *a, const struct arch_gpu *g)
+{
+	finding_evidence(fd, "GPU: %s, from %s", gpu_desc(a, g), g->source ? g->source : "?");
+}
+
+/* The GPU code a library carries, then the GPU it was judged for. */
+static void code_evidence(struct finding *fd, struct arena *a, const struct arch_file *f, const struct arch_gpu *g)
 {
 	const char *sass = arch_target_list(a, &f->summary, FATBIN_KIND_ELF, false);
 	const char *ptx = arch_target_list(a, &f->summary, FATBIN_KIND_PTX, false);
 	finding_evidence(fd, "%s: %zu fat binaries, %zu GPU images", f->path, f->fat.n_containers, f->fat.n_entries);
 	finding_evidence(fd, "SASS (machine code) for: %s", *sass ? sass : "none");
 	finding_evidence(fd, "PTX (JIT-compilable) for: %s", *ptx ? ptx : "none");
+	gpu_evidence(fd, a, g);
 }
 
 /* Which CUDA releases can build for this GPU, for the fix text. */
@@ -58,111 +65,118 @@ static void driver_evidence(struct finding *fd, struct arena *a, const struct ar
 				 ai->driver_max_cuda ? ai->driver_max_cuda : "(unknown)");
 }
 
-static void check_no_kernel_image(struct diag_ctx *d, const struct rule *self)
+/* One library judged for one GPU. */
+struct verdict_site {
+	const struct arch_inventory *ai;
+	const struct arch_file *f;
+	const struct arch_gpu *gpu;
+	const struct arch_judgement *j;
+};
+
+/* Call emit for every (readable library, GPU) pair whose verdict is v, in inventory order. */
+static void each_verdict(struct diag_ctx *d, const struct rule *self, enum arch_verdict v,
+			 void (*emit)(struct diag_ctx *d, const struct rule *self, const struct verdict_site *at))
 {
 	const struct arch_inventory *ai = d->inv->arch;
 	if (!ai)
 		return;
-	struct arena *a = d->out->arena;
 	for (size_t i = 0; i < ai->n_files; i++) {
 		const struct arch_file *f = &ai->files[i];
 		if (f->error)
 			continue;
-		for (size_t g = 0; g < ai->n_gpus; g++) {
-			const struct arch_judgement *j = &f->verdicts[g];
-			if (j->verdict != ARCH_NO_IMAGE)
-				continue;
-			const struct arch_gpu *gpu = &ai->gpus[g];
-			const bool driver_only = j->modules_jit_driver_too_old > 0;
-			struct finding *fd = rule_emit(d, self, "%s has no kernel image for %s", lib_name(f),
-						       gpu_desc(a, gpu));
-			finding_subject(fd, f->path);
-			if (j->sparse)
-				finding_cause(fd,
-					      "%s was built for other GPUs: only %zu of its %zu fat binaries have code that "
-					      "runs on %s (a GPU it was built for gets %zu). The kernels it actually uses "
-					      "almost certainly fail with \"no kernel image is available for execution on "
-					      "the device\" (cudaErrorNoKernelImageForDevice, 209).",
-					      lib_name(f), j->modules_native + j->modules_jit, j->modules, gpu->label,
-					      j->reference_native);
-			else if (driver_only)
-				finding_cause(fd,
-					      "%s carries no machine code (SASS) that runs on %s, and its PTX is too new "
-					      "for the driver to JIT-compile. Every kernel launch fails with "
-					      "cudaErrorNoKernelImageForDevice / CUDA_ERROR_UNSUPPORTED_PTX_VERSION.",
-					      lib_name(f), gpu->label);
-			else
-				finding_cause(fd,
-					      "%s carries no machine code (SASS) for %s and no PTX the driver could "
-					      "compile for it, so kernel launches fail with \"no kernel image is "
-					      "available for execution on the device\" (cudaErrorNoKernelImageForDevice, 209). "
-					      "SASS for sm_XY runs only on compute capability X.Z with Z >= Y; PTX only "
-					      "on GPUs at or above its target.",
-					      lib_name(f), gpu->label);
-			code_evidence(fd, a, f);
-			finding_evidence(fd, "GPU: %s, from %s", gpu_desc(a, gpu), gpu->source ? gpu->source : "?");
-			if (j->nearest_sass && !j->sparse) {
-				char t[48];
-				finding_evidence(fd, "nearest SASS in the file: %s",
-						 fatbin_target_name(j->nearest_sass, t, sizeof t));
-			}
-			driver_evidence(fd, a, ai, j);
-			if (driver_only && j->ptx_needs_cuda) {
-				const struct kb_cuda_release *r = kb_cuda_release(j->ptx_needs_cuda);
-				finding_fix(fd, "upgrade the NVIDIA driver to one for CUDA %s or newer%s%s", j->ptx_needs_cuda,
-					    r && r->linux_driver ? " (>= " : "", r && r->linux_driver ? arena_printf(a, "%s)", r->linux_driver) : "");
-			}
-			const char *range = toolkit_range(a, gpu);
-			if (range)
-				finding_fix(fd, "install a build of %s made with %s, which can target %s", lib_name(f), range,
-					    gpu->label);
-			else
-				finding_fix(fd, "install a build of %s compiled for %s (or with PTX for an older target)",
-					    lib_name(f), gpu->label);
-			finding_fix(fd, "check with: cudx arch %s --gpu %s", f->path, gpu->label);
-			finding_ref(fd, REF_COMPAT);
-		}
+		for (size_t g = 0; g < ai->n_gpus; g++)
+			if (f->verdicts[g].verdict == v)
+				emit(d, self, &(struct verdict_site){ ai, f, &ai->gpus[g], &f->verdicts[g] });
 	}
+}
+
+static void emit_no_kernel_image(struct diag_ctx *d, const struct rule *self, const struct verdict_site *at)
+{
+	struct arena *a = d->out->arena;
+	const struct arch_file *f = at->f;
+	const struct arch_gpu *gpu = at->gpu;
+	const struct arch_judgement *j = at->j;
+	const bool driver_only = j->modules_jit_driver_too_old > 0;
+	struct finding *fd = rule_emit(d, self, "%s has no kernel image for %s", lib_name(f), gpu_desc(a, gpu));
+	finding_subject(fd, f->path);
+	if (j->sparse)
+		finding_cause(fd,
+			      "%s was built for other GPUs: only %zu of its %zu fat binaries have code that "
+			      "runs on %s (a GPU it was built for gets %zu). The kernels it actually uses "
+			      "almost certainly fail with \"no kernel image is available for execution on "
+			      "the device\" (cudaErrorNoKernelImageForDevice, 209).",
+			      lib_name(f), j->modules_native + j->modules_jit, j->modules, gpu->label,
+			      j->reference_native);
+	else if (driver_only)
+		finding_cause(fd,
+			      "%s carries no machine code (SASS) that runs on %s, and its PTX is too new "
+			      "for the driver to JIT-compile. Every kernel launch fails with "
+			      "cudaErrorNoKernelImageForDevice / CUDA_ERROR_UNSUPPORTED_PTX_VERSION.",
+			      lib_name(f), gpu->label);
+	else
+		finding_cause(fd,
+			      "%s carries no machine code (SASS) for %s and no PTX the driver could "
+			      "compile for it, so kernel launches fail with \"no kernel image is "
+			      "available for execution on the device\" (cudaErrorNoKernelImageForDevice, 209). "
+			      "SASS for sm_XY runs only on compute capability X.Z with Z >= Y; PTX only "
+			      "on GPUs at or above its target.",
+			      lib_name(f), gpu->label);
+	code_evidence(fd, a, f, gpu);
+	if (j->nearest_sass && !j->sparse) {
+		char t[48];
+		finding_evidence(fd, "nearest SASS in the file: %s", fatbin_target_name(j->nearest_sass, t, sizeof t));
+	}
+	driver_evidence(fd, a, at->ai, j);
+	if (driver_only && j->ptx_needs_cuda) {
+		const struct kb_cuda_release *r = kb_cuda_release(j->ptx_needs_cuda);
+		finding_fix(fd, "upgrade the NVIDIA driver to one for CUDA %s or newer%s%s", j->ptx_needs_cuda,
+			    r && r->linux_driver ? " (>= " : "", r && r->linux_driver ? arena_printf(a, "%s)", r->linux_driver) : "");
+	}
+	const char *range = toolkit_range(a, gpu);
+	if (range)
+		finding_fix(fd, "install a build of %s made with %s, which can target %s", lib_name(f), range, gpu->label);
+	else
+		finding_fix(fd, "install a build of %s compiled for %s (or with PTX for an older target)", lib_name(f),
+			    gpu->label);
+	finding_fix(fd, "check with: cudx arch %s --gpu %s", f->path, gpu->label);
+	finding_ref(fd, REF_COMPAT);
+}
+
+static void check_no_kernel_image(struct diag_ctx *d, const struct rule *self)
+{
+	each_verdict(d, self, ARCH_NO_IMAGE, emit_no_kernel_image);
+}
+
+static void emit_ptx_jit_only(struct diag_ctx *d, const struct rule *self, const struct verdict_site *at)
+{
+	struct arena *a = d->out->arena;
+	const struct arch_file *f = at->f;
+	const struct arch_gpu *gpu = at->gpu;
+	const struct arch_judgement *j = at->j;
+	char t[48];
+	struct finding *fd = rule_emit(d, self, "%s runs on %s only through PTX JIT (%s)", lib_name(f), gpu->label,
+				       fatbin_target_name(j->best_ptx, t, sizeof t));
+	finding_subject(fd, f->path);
+	finding_cause(fd,
+		      "%s has no machine code (SASS) for %s; the driver compiles its PTX at first use. "
+		      "That works, but the first run can take minutes and fills the JIT cache, and "
+		      "kernels may be slower than ones built for this GPU.",
+		      lib_name(f), gpu->label);
+	code_evidence(fd, a, f, gpu);
+	driver_evidence(fd, a, at->ai, j);
+	if (j->driver_ok == -1 && j->ptx_needs_cuda)
+		finding_evidence(fd, "the driver version is unknown: JIT needs one for CUDA %s or newer", j->ptx_needs_cuda);
+	const char *range = toolkit_range(a, gpu);
+	finding_fix(fd, "install a build of %s with SASS for %s%s%s", lib_name(f), gpu->label,
+		    range ? " (made with " : "", range ? arena_printf(a, "%s)", range) : "");
+	finding_fix(fd, "keep the JIT cache between runs: export CUDA_CACHE_MAXSIZE=4294967296 "
+			"(and a persistent CUDA_CACHE_PATH in containers)");
+	finding_ref(fd, REF_COMPAT);
 }
 
 static void check_ptx_jit_only(struct diag_ctx *d, const struct rule *self)
 {
-	const struct arch_inventory *ai = d->inv->arch;
-	if (!ai)
-		return;
-	struct arena *a = d->out->arena;
-	for (size_t i = 0; i < ai->n_files; i++) {
-		const struct arch_file *f = &ai->files[i];
-		if (f->error)
-			continue;
-		for (size_t g = 0; g < ai->n_gpus; g++) {
-			const struct arch_judgement *j = &f->verdicts[g];
-			if (j->verdict != ARCH_PTX_JIT)
-				continue;
-			const struct arch_gpu *gpu = &ai->gpus[g];
-			char t[48];
-			struct finding *fd = rule_emit(d, self, "%s runs on %s only through PTX JIT (%s)", lib_name(f),
-						       gpu->label, fatbin_target_name(j->best_ptx, t, sizeof t));
-			finding_subject(fd, f->path);
-			finding_cause(fd,
-				      "%s has no machine code (SASS) for %s; the driver compiles its PTX at first use. "
-				      "That works, but the first run can take minutes and fills the JIT cache, and "
-				      "kernels may be slower than ones built for this GPU.",
-				      lib_name(f), gpu->label);
-			code_evidence(fd, a, f);
-			finding_evidence(fd, "GPU: %s, from %s", gpu_desc(a, gpu), gpu->source ? gpu->source : "?");
-			driver_evidence(fd, a, ai, j);
-			if (j->driver_ok == -1 && j->ptx_needs_cuda)
-				finding_evidence(fd, "the driver version is unknown: JIT needs one for CUDA %s or newer",
-						 j->ptx_needs_cuda);
-			const char *range = toolkit_range(a, gpu);
-			finding_fix(fd, "install a build of %s with SASS for %s%s%s", lib_name(f), gpu->label,
-				    range ? " (made with " : "", range ? arena_printf(a, "%s)", range) : "");
-			finding_fix(fd, "keep the JIT cache between runs: export CUDA_CACHE_MAXSIZE=4294967296 "
-					"(and a persistent CUDA_CACHE_PATH in containers)");
-			finding_ref(fd, REF_COMPAT);
-		}
-	}
+	each_verdict(d, self, ARCH_PTX_JIT, emit_ptx_jit_only);
 }
 
 /* A toolkit on the system that cannot target a GPU here: removed (CUDA 13 and Pascal) or not
@@ -205,7 +219,7 @@ static void check_gpu_unsupported_by_toolkit(struct diag_ctx *d, const struct ru
 			finding_evidence(fd, "%s: added in CUDA %s%s%s%s%s", gpu->label, s->added ? s->added : "?",
 					 s->deprecated ? ", deprecated in " : "", s->deprecated ? s->deprecated : "",
 					 s->removed ? ", removed in " : "", s->removed ? s->removed : "");
-			finding_evidence(fd, "GPU: %s, from %s", gpu_desc(a, gpu), gpu->source ? gpu->source : "?");
+			gpu_evidence(fd, a, gpu);
 			const char *range = toolkit_range(a, gpu);
 			if (range)
 				finding_fix(fd, "use %s to build for %s", range, gpu->label);

@@ -9,7 +9,6 @@
 #define PT_LOAD 1
 #define PT_DYNAMIC 2
 #define PT_INTERP 3
-#define SHT_NOBITS 8
 #define SHT_DYNAMIC 6
 #define SHT_DYNSYM 11
 
@@ -75,6 +74,7 @@ struct ehdr {
 	uint64_t phoff, shoff;
 	uint16_t phentsize, shentsize;
 	uint32_t phnum, shnum, shstrndx;
+	bool sh_cut; /* the section header table claimed more headers than the file holds */
 };
 
 struct phdr {
@@ -84,7 +84,7 @@ struct phdr {
 
 struct shdr {
 	uint32_t name, type, link;
-	uint64_t addr, offset, size, entsize;
+	uint64_t flags, addr, offset, size, entsize;
 };
 
 static bool rd_shdr(const struct rd *r, const struct ehdr *h, uint32_t i, struct shdr *o)
@@ -93,16 +93,16 @@ static bool rd_shdr(const struct rd *r, const struct ehdr *h, uint32_t i, struct
 	if (h->shoff > r->s.n || (uint64_t)i * h->shentsize > r->s.n)
 		return false;
 	if (r->cls == 64)
-		return rd_u32(r, b, &o->name) && rd_u32(r, b + 4, &o->type) &&
+		return rd_u32(r, b, &o->name) && rd_u32(r, b + 4, &o->type) && rd_u64(r, b + 8, &o->flags) &&
 		       rd_u64(r, b + 16, &o->addr) && rd_u64(r, b + 24, &o->offset) &&
 		       rd_u64(r, b + 32, &o->size) && rd_u32(r, b + 40, &o->link) &&
 		       rd_u64(r, b + 56, &o->entsize);
-	uint32_t addr, off, size, ent;
-	if (!(rd_u32(r, b, &o->name) && rd_u32(r, b + 4, &o->type) && rd_u32(r, b + 12, &addr) &&
-	      rd_u32(r, b + 16, &off) && rd_u32(r, b + 20, &size) && rd_u32(r, b + 24, &o->link) &&
-	      rd_u32(r, b + 36, &ent)))
+	uint32_t flags, addr, off, size, ent;
+	if (!(rd_u32(r, b, &o->name) && rd_u32(r, b + 4, &o->type) && rd_u32(r, b + 8, &flags) &&
+	      rd_u32(r, b + 12, &addr) && rd_u32(r, b + 16, &off) && rd_u32(r, b + 20, &size) &&
+	      rd_u32(r, b + 24, &o->link) && rd_u32(r, b + 36, &ent)))
 		return false;
-	o->addr = addr, o->offset = off, o->size = size, o->entsize = ent;
+	o->flags = flags, o->addr = addr, o->offset = off, o->size = size, o->entsize = ent;
 	return true;
 }
 
@@ -183,8 +183,10 @@ static bool rd_init(struct span file, struct rd *r, struct ehdr *h, const char *
 	if (h->phoff == 0 || h->phentsize < min_ph)
 		h->phnum = 0;
 	/* Counts are bounded by what fits in the file: a lying count costs no more than the file. */
-	if (h->shnum && (h->shoff > file.n || (uint64_t)h->shnum * h->shentsize > file.n - h->shoff))
+	if (h->shnum && (h->shoff > file.n || (uint64_t)h->shnum * h->shentsize > file.n - h->shoff)) {
 		h->shnum = (uint32_t)((h->shoff > file.n ? 0 : (file.n - h->shoff)) / h->shentsize);
+		h->sh_cut = true;
+	}
 	if (h->phnum && (h->phoff > file.n || (uint64_t)h->phnum * h->phentsize > file.n - h->phoff))
 		h->phnum = (uint32_t)((h->phoff > file.n ? 0 : (file.n - h->phoff)) / h->phentsize);
 	return true;
@@ -218,7 +220,7 @@ static bool vaddr_to_off(const struct rd *r, const struct ehdr *h, uint64_t va, 
 	}
 	struct shdr s;
 	for (uint32_t i = 1; i < h->shnum; i++) {
-		if (!rd_shdr(r, h, i, &s) || s.type == SHT_NOBITS || s.addr == 0)
+		if (!rd_shdr(r, h, i, &s) || s.type == ELF_SHT_NOBITS || s.addr == 0)
 			continue;
 		if (va >= s.addr && va - s.addr < s.size) {
 			*off = s.offset + (va - s.addr);
@@ -510,12 +512,56 @@ bool elf_defines_version(const struct elf_info *provider, const char *name)
 	return false;
 }
 
-static bool section_name_is(const struct rd *r, struct span shstr, uint32_t off, const char *name)
+/* Headers 1 .. shnum-1 (all inside the file: rd_init bounded shnum), with names from the section
+ * name string table when it is readable. */
+static void walk_sections(const struct rd *r, const struct ehdr *h,
+			  bool (*fn)(void *ud, const struct elf_section_info *s), void *ud)
 {
-	const char *s;
-	long len = span_cstr(shstr, off, ELF_MAX_STR, &s);
-	(void)r;
-	return len >= 0 && (size_t)len == strlen(name) && memcmp(s, name, (size_t)len) == 0;
+	struct shdr str, s;
+	struct span names = { NULL, 0 };
+	if (h->shstrndx < h->shnum && rd_shdr(r, h, h->shstrndx, &str))
+		names = span_sub(r->s, str.offset, str.size);
+	for (uint32_t i = 1; i < h->shnum; i++) {
+		if (!rd_shdr(r, h, i, &s))
+			continue;
+		struct elf_section_info info = {
+			.type = s.type, .flags = s.flags, .offset = s.offset, .size = s.size
+		};
+		long len = span_cstr(names, s.name, ELF_MAX_STR, &info.name);
+		if (len < 0)
+			info.name = NULL;
+		else
+			info.name_len = (size_t)len;
+		if (!fn(ud, &info))
+			return;
+	}
+}
+
+bool elf_sections(struct span file, bool (*fn)(void *ud, const struct elf_section_info *s), void *ud)
+{
+	struct rd r;
+	struct ehdr h;
+	const char *err;
+	if (!rd_init(file, &r, &h, &err) || h.shnum == 0 || h.sh_cut)
+		return false;
+	walk_sections(&r, &h, fn, ud);
+	return true;
+}
+
+struct section_query {
+	const char *name;
+	bool found;
+	struct elf_section_info hit;
+};
+
+static bool match_section(void *ud, const struct elf_section_info *s)
+{
+	struct section_query *q = ud;
+	if (!s->name || s->name_len != strlen(q->name) || memcmp(s->name, q->name, s->name_len) != 0)
+		return true;
+	q->hit = *s;
+	q->found = true;
+	return false;
 }
 
 bool elf_section(struct span file, const char *name, struct span *out)
@@ -523,26 +569,21 @@ bool elf_section(struct span file, const char *name, struct span *out)
 	struct rd r;
 	struct ehdr h;
 	const char *err;
-	struct shdr str, s;
-	if (!rd_init(file, &r, &h, &err) || h.shnum == 0 || h.shstrndx >= h.shnum ||
-	    !rd_shdr(&r, &h, h.shstrndx, &str))
+	if (!rd_init(file, &r, &h, &err))
 		return false;
-	struct span shstr = span_sub(file, str.offset, str.size);
-	if (!shstr.p)
+	/* a cut table is searched as far as it goes (unlike elf_sections) */
+	struct section_query q = { .name = name };
+	walk_sections(&r, &h, match_section, &q);
+	if (!q.found)
 		return false;
-	for (uint32_t i = 1; i < h.shnum; i++) {
-		if (!rd_shdr(&r, &h, i, &s) || !section_name_is(&r, shstr, s.name, name))
-			continue;
-		if (s.type == SHT_NOBITS) {
-			*out = (struct span){ NULL, 0 };
-			return true;
-		}
-		if (!span_has(file, s.offset, s.size))
-			return false;
-		*out = span_sub(file, s.offset, s.size);
+	if (q.hit.type == ELF_SHT_NOBITS) {
+		*out = (struct span){ NULL, 0 };
 		return true;
 	}
-	return false;
+	if (!span_has(file, q.hit.offset, q.hit.size))
+		return false;
+	*out = span_sub(file, q.hit.offset, q.hit.size);
+	return true;
 }
 
 /* Number of dynamic symbols from DT_GNU_HASH: the highest bucket start, then its chain to the

@@ -27,6 +27,13 @@
 
 #define ELF_DF_1_NODEFLIB 0x800u
 
+/* Section types and flags cudx looks at (sh_type, sh_flags). */
+#define ELF_SHT_PROGBITS 1u
+#define ELF_SHT_NOBITS 8u
+#define ELF_SHF_WRITE 0x1u
+#define ELF_SHF_ALLOC 0x2u
+#define ELF_SHF_EXECINSTR 0x4u
+
 struct elf_verneed {
 	const char *file;   /* the library these versions are needed from (vn_file) */
 	const char **names; /* version names needed from it, e.g. "GLIBC_2.34", "libcublasLt.so.11" */
@@ -64,6 +71,22 @@ bool elf_ident(struct span file, int *elf_class, uint16_t *machine);
 /* The contents of the section named name (e.g. ".nv_fatbin"), or false. A SHT_NOBITS section
  * gives true and an empty span. */
 bool elf_section(struct span file, const char *name, struct span *out);
+/* One section header as elf_sections() hands it over. offset and size are what the header says,
+ * not checked against the file (a SHT_NOBITS section has no bytes there at all). */
+struct elf_section_info {
+	const char *name; /* into the file, name_len bytes (NUL-terminated there); NULL when the name
+			   * offset is outside the section name table or there is no such table */
+	size_t name_len;
+	uint32_t type;    /* ELF_SHT_* */
+	uint64_t flags;   /* ELF_SHF_* */
+	uint64_t offset, size;
+};
+/* Call fn for each section header after the null one (index 1 on), in table order, until fn
+ * returns false. Returns false, without calling fn, when the file is not ELF, has no section
+ * header table, or its table runs past the end of the file (then nothing in it is trusted);
+ * true otherwise, also when fn stopped the walk. Extended numbering (e_shnum 0, e_shstrndx
+ * SHN_XINDEX) is followed. */
+bool elf_sections(struct span file, bool (*fn)(void *ud, const struct elf_section_info *s), void *ud);
 /* Name of a machine for messages: "x86-64", "AArch64", "i386", "PowerPC64", ... */
 const char *elf_machine_name(uint16_t machine);
 /* Look for a defined dynamic symbol; true when the object exports it. */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt/elf.h"
+
 /* magic 0xBA55ED50, version 1, header_size 16, as one little-endian u64 (formats.md §7.1) */
 #define FATBIN_MAGIC64 0x00100001BA55ED50ull
 #define FATBIN_HEADER_SIZE 16u
@@ -296,94 +298,25 @@ static bool name_is(const char *s, size_t n, const char *lit)
 	return n == strlen(lit) && memcmp(s, lit, n) == 0;
 }
 
-#define SHT_PROGBITS 1u
-#define SHF_ALLOC 0x2u
-#define SHF_EXECINSTR 0x4u
+struct elf_scan {
+	struct span file;
+	struct arena *a;
+	struct region_list *rl;
+};
 
-/* Section headers of a little-endian ELF file. Private: elf.h exposes lookup by name only, and
- * we need to iterate every section with its type and flags. Returns false when the file has no
- * usable section table (then the caller scans the whole file). */
-static bool elf_regions(struct span f, struct arena *a, struct region_list *rl)
+/* elf_sections() callback: the fat binary sections, and loadable data (a fat binary a library
+ * loads at run time must be mapped). */
+static bool elf_region(void *ud, const struct elf_section_info *s)
 {
-	uint8_t cls, endian;
-	if (!span_u8(f, 4, &cls) || !span_u8(f, 5, &endian) || endian != 1 || (cls != 1 && cls != 2))
-		return false;
-	const bool is64 = cls == 2;
-	uint64_t shoff;
-	uint16_t shentsize, shnum16, shstrndx16;
-	if (is64) {
-		if (!span_u64le(f, 0x28, &shoff) || !span_u16le(f, 0x3A, &shentsize) ||
-		    !span_u16le(f, 0x3C, &shnum16) || !span_u16le(f, 0x3E, &shstrndx16))
-			return false;
-	} else {
-		uint32_t o32;
-		if (!span_u32le(f, 0x20, &o32) || !span_u16le(f, 0x2E, &shentsize) ||
-		    !span_u16le(f, 0x30, &shnum16) || !span_u16le(f, 0x32, &shstrndx16))
-			return false;
-		shoff = o32;
-	}
-	const uint64_t need = is64 ? 64 : 40;
-	if (shoff == 0 || shentsize < need)
-		return false;
-	uint64_t shnum = shnum16, shstrndx = shstrndx16;
-	/* extended numbering: counts live in section header 0 */
-	if (shnum == 0 || shstrndx == 0xFFFF) {
-		uint64_t v64;
-		uint32_t v32;
-		if (shnum == 0) {
-			if (is64 ? !span_u64le(f, shoff + 32, &v64) : !span_u32le(f, shoff + 20, &v32))
-				return false;
-			shnum = is64 ? v64 : v32;
-		}
-		if (shstrndx == 0xFFFF) {
-			if (!span_u32le(f, shoff + (is64 ? 40 : 24), &v32))
-				return false;
-			shstrndx = v32;
-		}
-	}
-	if (shnum == 0 || shoff > f.n || shnum > (f.n - shoff) / shentsize)
-		return false;
-
-	/* the section name string table */
-	struct span names = { NULL, 0 };
-	if (shstrndx < shnum) {
-		uint64_t h = shoff + shstrndx * shentsize, so, ss;
-		uint32_t o32, s32;
-		if (is64 ? span_u64le(f, h + 24, &so) && span_u64le(f, h + 32, &ss)
-			 : span_u32le(f, h + 16, &o32) && span_u32le(f, h + 20, &s32) &&
-				   ((so = o32), (ss = s32), true))
-			names = span_sub(f, so, ss);
-	}
-
-	for (uint64_t i = 1; i < shnum; i++) {
-		uint64_t h = shoff + i * shentsize; /* inside the file: shnum checked above */
-		uint32_t name_off, type;
-		uint64_t flags, off, size;
-		span_u32le(f, h, &name_off);
-		span_u32le(f, h + 4, &type);
-		if (is64) {
-			span_u64le(f, h + 8, &flags);
-			span_u64le(f, h + 24, &off);
-			span_u64le(f, h + 32, &size);
-		} else {
-			uint32_t fl, o, s;
-			span_u32le(f, h + 8, &fl);
-			span_u32le(f, h + 16, &o);
-			span_u32le(f, h + 20, &s);
-			flags = fl, off = o, size = s;
-		}
-		const char *name = "";
-		long nlen = span_cstr(names, name_off, 255, &name);
-		if (nlen < 0)
-			name = "?", nlen = 1;
-		const bool fatbin_section = name_is(name, (size_t)nlen, ".nv_fatbin") ||
-					    name_is(name, (size_t)nlen, "__nv_relfatbin");
-		/* loadable data only: a fat binary a library loads at run time must be mapped */
-		const bool loadable = type == SHT_PROGBITS && (flags & SHF_ALLOC) && !(flags & SHF_EXECINSTR);
-		if (fatbin_section || loadable)
-			add_region(a, rl, name, (size_t)nlen, off, size, f);
-	}
-	return true;
+	struct elf_scan *es = ud;
+	const char *name = s->name ? s->name : "?";
+	const size_t nlen = s->name ? s->name_len : 1;
+	const bool fatbin_section = name_is(name, nlen, ".nv_fatbin") || name_is(name, nlen, "__nv_relfatbin");
+	const bool loadable =
+		s->type == ELF_SHT_PROGBITS && (s->flags & ELF_SHF_ALLOC) && !(s->flags & ELF_SHF_EXECINSTR);
+	if (fatbin_section || loadable)
+		add_region(es->a, es->rl, name, nlen, s->offset, s->size, es->file);
+	return !es->rl->capped;
 }
 
 #define IMAGE_SCN_CNT_CODE 0x20u
@@ -465,7 +398,11 @@ void fatbin_scan(struct span file, struct arena *a, const struct fatbin_opts *op
 		out->host = FATBIN_HOST_ELF;
 		if (cubin_entry(file, a, out))
 			return;
-		if (!elf_regions(file, a, &rl))
+		struct elf_scan es = { file, a, &rl };
+		uint8_t endian = 0;
+		/* fat binaries are little-endian, as is every host CUDA runs on: a big-endian ELF is
+		 * scanned whole */
+		if (!span_u8(file, 5, &endian) || endian != 1 || !elf_sections(file, elf_region, &es))
 			rl.n = 0; /* stripped of section headers: scan it all */
 		else if (rl.n == 0)
 			return; /* sections say there is no loadable data: nothing to find */

@@ -1,5 +1,5 @@
-/* src/arch: compatibility rules (verdict table), PTX ISA data, summaries, and the verdicts on
- * the real CUDA 13 cuBLAS for a range of GPUs. */
+/* src/arch: compatibility rules (verdict table), PTX verdicts against the knowledge base's PTX ISA
+ * table, summaries, and the verdicts on the real CUDA 13 cuBLAS for a range of GPUs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "fmt/version.h"
+#include "kb/kb.h"
 
 /* --- a fatbin_file built by hand (what a scan would return) ---------------------------- */
 
@@ -233,50 +235,52 @@ static void test_summary(void **state)
 	arena_free(&x.a);
 }
 
-/* src/arch/ptx_isa.c mirrors data/arch/ptx_isa.tsv: same rows, same order. */
-static void test_ptx_isa_matches_data(void **state)
+/* The PTX verdicts follow the knowledge base's PTX ISA table (data/ptx_isa.tsv) row by row: PTX
+ * of each ISA JITs with a driver for the row's CUDA version and not with the driver of the
+ * previous (lower) one; an ISA newer than the table cannot be judged against the driver. */
+static void test_ptx_verdicts_follow_kb(void **state)
 {
 	(void)state;
-	/* CUDX_SRC is set by ctest; else the repository this file was compiled from */
-	const char *src = getenv("CUDX_SRC");
-	char path[4096];
-	if (src) {
-		snprintf(path, sizeof path, "%s/data/arch/ptx_isa.tsv", src);
-	} else {
-		const char *cut = strstr(__FILE__, "tests/unit/");
-		snprintf(path, sizeof path, "%.*sdata/arch/ptx_isa.tsv", cut ? (int)(cut - __FILE__) : 0, __FILE__);
-	}
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		fprintf(stderr, "SKIP: %s not readable\n", path);
-		skip();
-	}
-	const struct arch_ptx_isa *rows;
-	size_t n = arch_ptx_isa_rows(&rows), i = 0;
-	char line[1024];
-	bool header = true;
-	while (fgets(line, sizeof line, fp)) {
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (header) {
-			assert_int_equal(strncmp(line, "*ptx_isa:ver\tcuda:ver\tdriver_cuda:ver\t", 38), 0);
-			header = false;
-			continue;
-		}
+	const struct kb_ptx_isa *rows;
+	size_t n = kb_ptx_isa_rows(&rows);
+	assert_true(n >= 40); /* ISA 1.0 .. 9.1 */
+	const char *older = NULL; /* the highest driver_cuda below the current row's */
+	for (size_t i = 0; i < n; i++) {
 		int ma, mi;
-		char cuda[32], drv[32];
-		assert_int_equal(sscanf(line, "%d.%d\t%31[^\t]\t%31[^\t]", &ma, &mi, cuda, drv), 4);
-		assert_true(i < n);
-		assert_int_equal(rows[i].major, ma);
-		assert_int_equal(rows[i].minor, mi);
-		assert_string_equal(rows[i].cuda, cuda);
-		assert_string_equal(rows[i].driver_cuda, drv);
-		assert_ptr_equal(arch_ptx_isa_lookup(ma, mi), &rows[i]);
-		i++;
+		assert_int_equal(sscanf(rows[i].ptx_isa, "%d.%d", &ma, &mi), 2);
+		assert_string_equal(arch_ptx_jit_needs_cuda(ma, mi), rows[i].driver_cuda);
+		struct fake x;
+		struct arch_judgement j;
+		fake_init(&x);
+		fake_module(&x, (struct img[]){ PTX(80, 0, (uint16_t)ma, (uint16_t)mi) }, 1);
+		assert_int_equal(judge(&x, "sm_120", rows[i].driver_cuda, &j), ARCH_PTX_JIT);
+		assert_string_equal(j.ptx_needs_cuda, rows[i].driver_cuda);
+		assert_int_equal(j.ptx_isa_major * 100 + j.ptx_isa_minor, ma * 100 + mi);
+		assert_int_equal(j.driver_ok, 1);
+		if (older) {
+			assert_int_equal(judge(&x, "sm_120", older, &j), ARCH_NO_IMAGE);
+			assert_int_equal(j.driver_ok, 0);
+			assert_int_equal(j.modules_jit_driver_too_old, 1);
+		}
+		arena_free(&x.a);
+		if (i + 1 < n && version_strcmp(rows[i].driver_cuda, rows[i + 1].driver_cuda) < 0)
+			older = rows[i].driver_cuda;
 	}
-	fclose(fp);
-	assert_int_equal(i, n);
-	assert_null(arch_ptx_isa_lookup(99, 9));
+	/* ISA 8.6 and 8.7 share the 12.8 driver floor: a 12.6 driver reads neither */
+	assert_string_equal(arch_ptx_jit_needs_cuda(8, 6), "12.8");
+	assert_string_equal(arch_ptx_jit_needs_cuda(8, 7), "12.8");
+
+	/* newer than the table: JIT-able as far as the GPU goes, the driver cannot be judged */
+	assert_null(arch_ptx_jit_needs_cuda(99, 9));
+	struct fake x;
+	struct arch_judgement j;
+	fake_init(&x);
+	fake_module(&x, (struct img[]){ PTX(80, 0, 99, 9) }, 1);
+	assert_int_equal(judge(&x, "sm_120", "10.2", &j), ARCH_PTX_JIT);
+	assert_null(j.ptx_needs_cuda);
+	assert_int_equal(j.driver_ok, -1);
+	assert_int_equal(j.modules_jit, 1);
+	arena_free(&x.a);
 }
 
 /* Verdicts on the real CUDA 13 cuBLAS: SASS sm_75..120 and PTX compute_120 (ISA 9.0). */
@@ -335,7 +339,7 @@ int main(void)
 		cmocka_unit_test(test_parse_cc),
 		cmocka_unit_test(test_verdict_table),
 		cmocka_unit_test(test_summary),
-		cmocka_unit_test(test_ptx_isa_matches_data),
+		cmocka_unit_test(test_ptx_verdicts_follow_kb),
 		cmocka_unit_test(test_real_cublas13_verdicts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

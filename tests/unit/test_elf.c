@@ -77,13 +77,21 @@ static void field(const char *line, const char *key, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)len, p);
 }
 
+/* `readelf OPTIONS PATH` in the C locale, its output to read (pclose it) */
+static FILE *readelf_run(const char *options, const char *path)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof cmd, "LC_ALL=C readelf %s '%s' 2>/dev/null", options, path);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	return p;
+}
+
 static void readelf(const char *path, struct readelf_view *v)
 {
 	memset(v, 0, sizeof *v);
-	char cmd[1200], line[4096];
-	snprintf(cmd, sizeof cmd, "LC_ALL=C readelf -dVW '%s' 2>/dev/null", path);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
+	char line[4096];
+	FILE *p = readelf_run("-dVW", path);
 	int section = 0; /* 1 verdef, 2 verneed */
 	while (fgets(line, sizeof line, p)) {
 		if (strstr(line, "(NEEDED)") && v->n_needed < 64)
@@ -241,6 +249,216 @@ static void test_symbols_and_sections(void **state)
 	unmap_file(&m);
 }
 
+/* --- elf_sections() against `readelf -SW` ------------------------------------------------- */
+
+#define MAX_SECTIONS 256
+
+struct section_row {
+	char name[128];
+	uint32_t type;
+	uint64_t flags, offset, size;
+	bool type_known;
+};
+
+struct section_list {
+	struct section_row v[MAX_SECTIONS];
+	int n;
+	int stop_after; /* 0: never stop the walk */
+};
+
+static bool collect_section(void *ud, const struct elf_section_info *s)
+{
+	struct section_list *l = ud;
+	assert_true(l->n < MAX_SECTIONS);
+	struct section_row *r = &l->v[l->n++];
+	assert_non_null(s->name);
+	snprintf(r->name, sizeof r->name, "%.*s", (int)s->name_len, s->name);
+	r->type = s->type;
+	r->flags = s->flags;
+	r->offset = s->offset;
+	r->size = s->size;
+	return l->stop_after == 0 || l->n < l->stop_after;
+}
+
+/* 1 when the first section has a name, 2 when it comes without one; stops the walk */
+static bool note_first_name(void *ud, const struct elf_section_info *s)
+{
+	*(int *)ud = s->name ? 1 : 2;
+	return false;
+}
+
+/* sh_type for the names readelf prints; false for the ones not listed here */
+static bool type_of(const char *name, uint32_t *type)
+{
+	static const struct {
+		const char *name;
+		uint32_t type;
+	} types[] = {
+		{ "PROGBITS", 1 },       { "SYMTAB", 2 },           { "STRTAB", 3 },     { "RELA", 4 },
+		{ "HASH", 5 },           { "DYNAMIC", 6 },          { "NOTE", 7 },       { "NOBITS", 8 },
+		{ "REL", 9 },            { "DYNSYM", 11 },          { "INIT_ARRAY", 14 }, { "FINI_ARRAY", 15 },
+		{ "GNU_HASH", 0x6ffffff6 }, { "VERDEF", 0x6ffffffd }, { "VERNEED", 0x6ffffffe },
+		{ "VERSYM", 0x6fffffff },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(types[i].name, name) == 0) {
+			*type = types[i].type;
+			return true;
+		}
+	return false;
+}
+
+/* Section headers 1.. as `readelf -SW` lists them: [Nr] Name Type Address Off Size ES Flg Lk Inf Al
+ * (Flg may be empty). */
+static void readelf_sections(const char *path, struct section_list *l)
+{
+	memset(l, 0, sizeof *l);
+	char line[4096];
+	FILE *p = readelf_run("-SW", path);
+	while (fgets(line, sizeof line, p)) {
+		const char *open_br = strchr(line, '['), *close_br = strchr(line, ']');
+		int idx;
+		if (!open_br || !close_br || sscanf(open_br, "[%d]", &idx) != 1 || idx == 0)
+			continue;
+		char tok[10][128];
+		int nt = 0, used;
+		const char *q = close_br + 1;
+		while (nt < 10 && sscanf(q, "%127s%n", tok[nt], &used) == 1)
+			q += used, nt++;
+		assert_true(nt == 9 || nt == 10);
+		assert_true(l->n < MAX_SECTIONS);
+		struct section_row *r = &l->v[l->n++];
+		snprintf(r->name, sizeof r->name, "%s", tok[0]);
+		r->type_known = type_of(tok[1], &r->type);
+		r->offset = strtoull(tok[3], NULL, 16);
+		r->size = strtoull(tok[4], NULL, 16);
+		const char *flg = nt == 10 ? tok[6] : "";
+		r->flags = (strchr(flg, 'W') ? ELF_SHF_WRITE : 0) | (strchr(flg, 'A') ? ELF_SHF_ALLOC : 0) |
+			   (strchr(flg, 'X') ? ELF_SHF_EXECINSTR : 0);
+	}
+	pclose(p);
+}
+
+/* Returns the number of sections compared (0 when the file is not there). */
+static int compare_sections_with_readelf(const char *path)
+{
+	struct map m;
+	if (!map_file(path, &m)) {
+		printf("SKIP %s: not present\n", path);
+		return 0;
+	}
+	static struct section_list want, got;
+	readelf_sections(path, &want);
+	memset(&got, 0, sizeof got);
+	assert_true(elf_sections(m.s, collect_section, &got));
+	assert_true(want.n > 10);
+	assert_int_equal(got.n, want.n);
+	for (int i = 0; i < want.n; i++) {
+		assert_string_equal(got.v[i].name, want.v[i].name);
+		if (want.v[i].type_known)
+			assert_int_equal(got.v[i].type, want.v[i].type);
+		assert_int_equal(got.v[i].offset, want.v[i].offset);
+		assert_int_equal(got.v[i].size, want.v[i].size);
+		assert_int_equal(got.v[i].flags & (ELF_SHF_WRITE | ELF_SHF_ALLOC | ELF_SHF_EXECINSTR), want.v[i].flags);
+	}
+	printf("%s: %d sections agree with readelf -SW\n", path, want.n);
+	unmap_file(&m);
+	return want.n;
+}
+
+static void test_sections_match_readelf(void **state)
+{
+	(void)state;
+	int n = compare_sections_with_readelf("/lib/x86_64-linux-gnu/libc.so.6") +
+		compare_sections_with_readelf("/usr/local/cuda/lib64/stubs/libcuda.so");
+	if (compare_sections_with_readelf("/usr/local/cuda/lib64/libcublas.so.13")) {
+		/* the section the fat binary scan starts from */
+		struct map m;
+		assert_true(map_file("/usr/local/cuda/lib64/libcublas.so.13", &m));
+		static struct section_list got;
+		memset(&got, 0, sizeof got);
+		assert_true(elf_sections(m.s, collect_section, &got));
+		int k = 0;
+		while (k < got.n && strcmp(got.v[k].name, ".nv_fatbin") != 0)
+			k++;
+		assert_true(k < got.n);
+		assert_int_equal(got.v[k].type, ELF_SHT_PROGBITS);
+		assert_int_equal(got.v[k].flags & (ELF_SHF_ALLOC | ELF_SHF_EXECINSTR), ELF_SHF_ALLOC);
+		unmap_file(&m);
+		n++;
+	}
+	if (n == 0)
+		skip();
+}
+
+/* On a copy of a small real library: fn stops the walk; extended numbering gives the same
+ * sections; a table cut by the end of the file, or none at all, gives false. */
+static void test_sections_edges(void **state)
+{
+	(void)state;
+	struct map m;
+	if (!map_file("/usr/local/cuda/lib64/stubs/libcuda.so", &m) &&
+	    !map_file("/lib/x86_64-linux-gnu/libc.so.6", &m))
+		skip();
+	uint8_t *copy = malloc(m.s.n);
+	assert_non_null(copy);
+	memcpy(copy, m.s.p, m.s.n);
+	struct span s = span_make(copy, m.s.n);
+	static struct section_list all, some, ext;
+	memset(&all, 0, sizeof all);
+	assert_true(elf_sections(s, collect_section, &all));
+	assert_true(all.n > 3);
+
+	memset(&some, 0, sizeof some);
+	some.stop_after = 3;
+	assert_true(elf_sections(s, collect_section, &some));
+	assert_int_equal(some.n, 3);
+
+	/* extended numbering: e_shnum 0 and e_shstrndx SHN_XINDEX, the real values in header 0 */
+	uint64_t shoff;
+	uint16_t shnum, shstrndx;
+	memcpy(&shoff, copy + 0x28, 8);
+	memcpy(&shnum, copy + 0x3C, 2);
+	memcpy(&shstrndx, copy + 0x3E, 2);
+	assert_int_equal(shnum, all.n + 1);
+	uint64_t size0 = shnum;
+	uint32_t link0 = shstrndx;
+	memcpy(copy + shoff + 32, &size0, 8);
+	memcpy(copy + shoff + 40, &link0, 4);
+	memset(copy + 0x3C, 0, 2);
+	memset(copy + 0x3E, 0xff, 2);
+	memset(&ext, 0, sizeof ext);
+	assert_true(elf_sections(s, collect_section, &ext));
+	assert_int_equal(ext.n, all.n);
+	for (int i = 0; i < all.n; i++) {
+		assert_string_equal(ext.v[i].name, all.v[i].name);
+		assert_int_equal(ext.v[i].offset, all.v[i].offset);
+	}
+
+	/* a section name offset outside the name table: the section comes with a NULL name */
+	uint32_t bad = 0xfffffff0u;
+	memcpy(copy + shoff + 64, &bad, 4); /* sh_name of header 1 */
+	int first = 0;
+	assert_true(elf_sections(s, note_first_name, &first));
+	assert_int_equal(first, 2);
+
+	/* cut the table by one byte; then no table at all (e_shoff 0) */
+	static struct section_list none;
+	memset(&none, 0, sizeof none);
+	const size_t table_end = (size_t)(shoff + (uint64_t)shnum * 64);
+	assert_true(table_end <= m.s.n);
+	assert_false(elf_sections(span_make(copy, table_end - 1), collect_section, &none));
+	memset(copy + 0x28, 0, 8);
+	assert_false(elf_sections(s, collect_section, &none));
+	assert_int_equal(none.n, 0);
+	const char text[] = "not an ELF file";
+	assert_false(elf_sections(span_make(text, sizeof text), collect_section, &none));
+	assert_false(elf_sections(span_make(NULL, 0), collect_section, &none));
+	assert_int_equal(none.n, 0);
+	free(copy);
+	unmap_file(&m);
+}
+
 /* Parsing the 540 MB cuBLASLt must touch only headers: well under a second even cold. */
 static void test_big_file_cheap(void **state)
 {
@@ -343,6 +561,8 @@ static void test_truncations(void **state)
 		struct span sec;
 		(void)elf_section(span_make(copy, n), ".dynstr", &sec);
 		(void)elf_has_symbol(span_make(copy, n), "synth_fn");
+		int first = 0;
+		(void)elf_sections(span_make(copy, n), note_first_name, &first);
 		arena_free(&a);
 		free(copy);
 	}
@@ -369,6 +589,8 @@ static void test_absurd_offsets(void **state)
 			struct span sec;
 			(void)elf_section(span_make(s.b, sizeof s.b), ".text", &sec);
 			(void)elf_has_symbol(span_make(s.b, sizeof s.b), "synth_fn");
+			int first = 0;
+			(void)elf_sections(span_make(s.b, sizeof s.b), note_first_name, &first);
 			arena_free(&a);
 		}
 	}
@@ -409,7 +631,8 @@ int main(void)
 		cmocka_unit_test(test_debian_cuda11),       cmocka_unit_test(test_symbols_and_sections),
 		cmocka_unit_test(test_big_file_cheap),      cmocka_unit_test(test_synth_all_layouts),
 		cmocka_unit_test(test_truncations),         cmocka_unit_test(test_absurd_offsets),
-		cmocka_unit_test(test_not_elf),
+		cmocka_unit_test(test_not_elf),             cmocka_unit_test(test_sections_match_readelf),
+		cmocka_unit_test(test_sections_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
