@@ -8,6 +8,7 @@
 #include "cli/win_why.h"
 #include "collect/windows.h"
 #include "diag/rules_windows.h"
+#include "report/json_parts.h"
 #include "report/report.h"
 
 struct win_args {
@@ -100,20 +101,15 @@ static void setup(struct cudx_ctx *ctx, struct windows_inventory *w, struct win_
 
 /* --- show ------------------------------------------------------------------------------------ */
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *cand_json(struct cudx_ctx *ctx, const struct win_candidate *c)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "dir", jstr(c->dir));
-	json_object_set_new(o, "origin", jstr(c->origin));
+	json_object_set_new(o, "dir", report_json_str(c->dir));
+	json_object_set_new(o, "origin", report_json_str(c->origin));
 	json_object_set_new(o, "result", json_string(win_cand_result_name(c->result)));
-	json_object_set_new(o, "path", jstr(c->path ? win_path_from_root(ctx->arena, c->path) : NULL));
+	json_object_set_new(o, "path", report_json_str(c->path ? win_path_from_root(ctx->arena, c->path) : NULL));
 	json_object_set_new(o, "machine", c->path ? json_string(pe_machine_name(c->machine)) : json_null());
-	json_object_set_new(o, "detail", jstr(c->detail));
+	json_object_set_new(o, "detail", report_json_str(c->detail));
 	return o;
 }
 
@@ -122,8 +118,8 @@ static json_t *res_json(struct cudx_ctx *ctx, const struct win_resolution *r)
 	json_t *o = json_object(), *tried = json_array(), *else_ = json_array(), *om = json_array();
 	const struct win_candidate *c = win_chosen(r);
 	json_object_set_new(o, "name", json_string(r->name));
-	json_object_set_new(o, "found", jstr(c ? win_path_from_root(ctx->arena, c->path) : NULL));
-	json_object_set_new(o, "system", jstr(r->system));
+	json_object_set_new(o, "found", report_json_str(c ? win_path_from_root(ctx->arena, c->path) : NULL));
+	json_object_set_new(o, "system", report_json_str(r->system));
 	json_object_set_new(o, "error", r->error ? json_integer(r->error) : json_null());
 	for (size_t i = 0; i < r->n_cands; i++)
 		json_array_append_new(tried, cand_json(ctx, &r->cands[i]));
@@ -140,13 +136,13 @@ static json_t *res_json(struct cudx_ctx *ctx, const struct win_resolution *r)
 static json_t *host_json(const struct win_target *t)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "exe", jstr(t->exe));
+	json_object_set_new(o, "exe", report_json_str(t->exe));
 	json_object_set_new(o, "machine", json_string(pe_machine_name(t->machine)));
-	json_object_set_new(o, "machine_source", jstr(t->machine_source));
+	json_object_set_new(o, "machine_source", report_json_str(t->machine_source));
 	json_object_set_new(o, "search_mode", json_string(t->mode == WIN_SEARCH_DEFAULT_DIRS ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS"
 											       : "standard"));
-	json_object_set_new(o, "python", jstr(t->python_version));
-	json_object_set_new(o, "system_root", jstr(t->system_root));
+	json_object_set_new(o, "python", report_json_str(t->python_version));
+	json_object_set_new(o, "system_root", report_json_str(t->system_root));
 	return o;
 }
 
@@ -160,8 +156,8 @@ static json_t *tree_json(struct cudx_ctx *ctx, const struct win_tree *t)
 		json_object_set_new(o, "depth", json_integer(nd->depth));
 		json_object_set_new(o, "delay_load", json_boolean(nd->delay));
 		json_object_set_new(o, "already_loaded", json_boolean(nd->repeat));
-		json_object_set_new(o, "version", jstr(nd->version));
-		json_object_set_new(o, "pe_error", jstr(nd->pe_error));
+		json_object_set_new(o, "version", report_json_str(nd->version));
+		json_object_set_new(o, "pe_error", report_json_str(nd->pe_error));
 		if (nd->pe) {
 			json_object_set_new(o, "pe_machine", json_string(pe_machine_name(nd->pe->machine)));
 			json_object_set_new(o, "n_exports", json_integer((json_int_t)nd->pe->n_exports));
@@ -342,78 +338,4 @@ int win_tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 	if (fs.n)
 		report_findings_text(ctx->out, ctx, &fs);
 	return status;
-}
-
-/* --- the Windows part of `cudx check`'s report (for src/report/report_hooks.c) -------------- */
-
-json_t *win_inventory_json(const struct windows_inventory *w)
-{
-	struct arena a;
-	arena_init(&a);
-	json_t *o = json_object(), *inst = json_array(), *loads = json_array(), *path = json_array();
-	json_object_set_new(o, "search_mode", json_string(w->loader.t.mode == WIN_SEARCH_DEFAULT_DIRS
-								 ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS" : "standard"));
-	json_object_set_new(o, "system_root", jstr(w->loader.t.system_root));
-	for (size_t i = 0; i < w->loader.n_path_dirs; i++)
-		json_array_append_new(path, json_string(w->loader.path_dirs[i]));
-	json_object_set_new(o, "path", path);
-	json_object_set_new(o, "nvcuda", jstr(w->nvcuda_path ? win_path_from_root(&a, w->nvcuda_path) : NULL));
-	json_object_set_new(o, "nvcuda_version", jstr(w->nvcuda_version));
-	json_object_set_new(o, "driver_version", jstr(w->driver_version));
-	for (size_t i = 0; i < w->n_installs; i++) {
-		const struct win_install *in = &w->installs[i];
-		json_t *e = json_object();
-		json_object_set_new(e, "what", json_string(in->what));
-		json_object_set_new(e, "version", jstr(in->version));
-		json_object_set_new(e, "dir", jstr(in->dir));
-		json_object_set_new(e, "dll_dir", jstr(in->dll_dir));
-		json_object_set_new(e, "on_path", json_boolean(in->on_path));
-		json_object_set_new(e, "env_var", jstr(in->env_var));
-		json_array_append_new(inst, e);
-	}
-	json_object_set_new(o, "installed", inst);
-	for (size_t i = 0; i < w->n_queries; i++) {
-		const struct win_query *q = &w->queries[i];
-		const struct win_resolution *r = &q->tree.nodes[0].res;
-		const struct win_candidate *c = win_chosen(r);
-		size_t missing = 0;
-		for (size_t k = 1; k < q->tree.n; k++)
-			missing += !q->tree.nodes[k].repeat && !q->tree.nodes[k].delay && q->tree.nodes[k].res.error;
-		json_t *e = json_object();
-		json_object_set_new(e, "name", json_string(q->name));
-		json_object_set_new(e, "reason", jstr(q->reason));
-		json_object_set_new(e, "found", jstr(c ? win_path_from_root(&a, c->path) : NULL));
-		json_object_set_new(e, "error", r->error ? json_integer(r->error) : json_null());
-		json_object_set_new(e, "dependencies_failing", json_integer((json_int_t)missing));
-		json_array_append_new(loads, e);
-	}
-	json_object_set_new(o, "loads", loads);
-	arena_free(&a);
-	return o;
-}
-
-void win_inventory_text(FILE *out, const struct cudx_ctx *ctx, const struct windows_inventory *w)
-{
-	struct arena a;
-	arena_init(&a);
-	fprintf(out, "%sWindows%s (%s search order)\n", style_bold(ctx), style_reset(ctx),
-		w->loader.t.mode == WIN_SEARCH_DEFAULT_DIRS ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS" : "standard");
-	if (w->nvcuda_path)
-		fprintf(out, "  nvcuda.dll    %s %s%s%s\n", win_path_from_root(&a, w->nvcuda_path),
-			w->nvcuda_version ? w->nvcuda_version : "", w->driver_version ? " driver " : "",
-			w->driver_version ? w->driver_version : "");
-	else
-		fprintf(out, "  nvcuda.dll    %snot in System32%s\n", style_red(ctx), style_reset(ctx));
-	for (size_t i = 0; i < w->n_installs; i++)
-		fprintf(out, "  %-13s %-6s %s (%s)\n", w->installs[i].what, w->installs[i].version ? w->installs[i].version : "?",
-			w->installs[i].dll_dir, w->installs[i].on_path ? "on PATH" : "not on PATH");
-	for (size_t i = 0; i < w->n_queries; i++) {
-		const struct win_query *q = &w->queries[i];
-		const struct win_candidate *c = win_chosen(&q->tree.nodes[0].res);
-		fprintf(out, "  load %-24s %s\n", q->name,
-			c ? win_path_from_root(&a, c->path)
-			  : arena_printf(&a, "error %d", q->tree.nodes[0].res.error));
-	}
-	fputc('\n', out);
-	arena_free(&a);
 }

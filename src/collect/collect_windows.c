@@ -195,8 +195,8 @@ void collect_windows(struct cudx_ctx *ctx, struct inventory *inv)
 	}
 	if (w->env_truncated)
 		inventory_note(ctx, inv, ctx->opt->env_file,
-			       "%zu value(s) in the PowerShell table end in \"...\": PowerShell cut them at the console "
+			       "%llu value(s) in the PowerShell table end in \"...\": PowerShell cut them at the console "
 			       "width; save the environment with `Get-ChildItem env: | Format-Table -Wrap -AutoSize | "
 			       "Out-String -Width 32767` or `cmd /c set` instead",
-			       w->env_truncated);
+			       (unsigned long long)w->env_truncated);
 }

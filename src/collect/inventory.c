@@ -22,18 +22,31 @@ const char *inventory_env(const struct inventory *inv, const char *name)
 	return NULL;
 }
 
+/* The native Windows build (src/win) compiles this file for the functions above; it has none of
+ * the Linux collectors and runs collect_windows from its own `check`. */
+#ifndef CUDX_WIN_NATIVE
+#define ON_LINUX (1u << OS_LINUX)
+#define ON_WINDOWS (1u << OS_WINDOWS)
+#define ON_ANY (ON_LINUX | ON_WINDOWS)
+
+/* The collectors in order, with the target OSes they run for. Linux-only: those that read ld.so's
+ * cache, ELF libraries, /proc or /sys, or run the dlopen probe on this machine. driver and gpus
+ * serve both: on Windows they only take --driver and --gpu (the /proc parts check ctx->os). */
+static const struct collector {
+	void (*collect)(struct cudx_ctx *ctx, struct inventory *inv);
+	unsigned os;
+} collectors[] = {
+	{ collect_system, ON_ANY },    { collect_env, ON_ANY },       { collect_toolkits, ON_LINUX },
+	{ collect_libs, ON_LINUX },    { collect_driver, ON_ANY },    { collect_gpus, ON_ANY },
+	{ collect_process, ON_LINUX }, { collect_python, ON_ANY },    { collect_windows, ON_WINDOWS },
+	{ collect_arch, ON_LINUX },    { collect_probe, ON_LINUX },
+};
+
 void inventory_collect(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	memset(inv, 0, sizeof *inv);
-	collect_system(ctx, inv);
-	collect_env(ctx, inv);
-	collect_toolkits(ctx, inv);
-	collect_libs(ctx, inv);
-	collect_driver(ctx, inv);
-	collect_gpus(ctx, inv);
-	collect_process(ctx, inv);
-	collect_python(ctx, inv);
-	collect_windows(ctx, inv);
-	collect_arch(ctx, inv);
-	collect_probe(ctx, inv);
+	for (size_t i = 0; i < sizeof collectors / sizeof collectors[0]; i++)
+		if (collectors[i].os & (1u << ctx->os))
+			collectors[i].collect(ctx, inv);
 }
+#endif

@@ -46,4 +46,12 @@ void win_inventory_scan(struct cudx_ctx *ctx, struct windows_inventory *w);
 struct win_query *win_inventory_query(struct cudx_ctx *ctx, struct windows_inventory *w, const char *name,
 				      const char *from_dir, const char *reason, bool asked);
 
+/* Renderers (src/report/windows_report.c): the Windows part of `cudx check`'s report, and the
+ * installs array that the native build's check report shares with it. */
+#include <stdio.h>
+struct json_t;
+struct json_t *win_inventory_json(const struct windows_inventory *w);
+void win_inventory_text(FILE *out, const struct cudx_ctx *ctx, const struct windows_inventory *w);
+struct json_t *win_installs_json(const struct windows_inventory *w);
+
 #endif

@@ -270,7 +270,7 @@ static size_t search_dirs(struct win_loader *L, const char *from_dir, struct sea
 	if (t->cwd && !t->set_dll_directory)
 		ADD(t->cwd, "current directory");
 	for (size_t i = 0; i < L->n_path_dirs; i++)
-		ADD(L->path_dirs[i], arena_printf(a, "PATH entry %zu", i + 1));
+		ADD(L->path_dirs[i], arena_printf(a, "PATH entry %llu", (unsigned long long)i + 1));
 #undef ADD
 	return n;
 }
@@ -319,7 +319,8 @@ static size_t extra_dirs(struct win_loader *L, struct search_dir *out, size_t ma
 	} while (0)
 	if (L->t.mode == WIN_SEARCH_DEFAULT_DIRS)
 		for (size_t i = 0; i < L->n_path_dirs; i++)
-			ADD(L->path_dirs[i], arena_printf(a, "PATH entry %zu (Python >= 3.8 does not search PATH)", i + 1));
+			ADD(L->path_dirs[i], arena_printf(a, "PATH entry %llu (Python >= 3.8 does not search PATH)",
+							 (unsigned long long)i + 1));
 	for (size_t i = 0; i < env->n; i++)
 		if (strncasecmp(env->vars[i].name, "CUDA_PATH", 9) == 0 && env->vars[i].value[0]) {
 			const char *v = env->vars[i].value;

@@ -1,7 +1,6 @@
 /* The modules' parts of the check report, in the order they appear. */
 #include "report/report_hooks.h"
 
-#include "cli/win_why.h"
 #include "collect/python.h"
 #include "collect/windows.h"
 #include "probe/probe.h"

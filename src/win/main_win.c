@@ -14,6 +14,7 @@
 #include "collect/windows.h"
 #include "diag/rules_windows.h"
 #include "loader/win_env.h"
+#include "report/json_parts.h"
 #include "report/report.h"
 #include "win/native.h"
 
@@ -36,11 +37,6 @@ static const char help[] =
 	"  --color, --no-color  force colour on or off\n"
 	"  -v                   more detail\n"
 	"  --version            print the version\n";
-
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
 
 struct live {
 	bool probed;
@@ -102,23 +98,23 @@ static void print_check(struct cudx_ctx *ctx, const struct windows_inventory *w,
 static void json_check(struct cudx_ctx *ctx, const struct windows_inventory *w, const struct live *lv,
 		       const struct findings *fs)
 {
-	json_t *o = json_object(), *env = json_object(), *path = json_array(), *inst = json_array();
+	json_t *o = json_object(), *env = json_object(), *path = json_array();
 	json_object_set_new(o, "schema", json_string("cudx/1"));
 	json_object_set_new(o, "command", json_string("check"));
 	json_object_set_new(o, "os", json_string("windows"));
 	json_object_set_new(o, "native", json_true());
 	json_object_set_new(o, "version", json_string(CUDX_VERSION));
-	json_object_set_new(o, "system_root", jstr(w->loader.t.system_root));
-	json_object_set_new(o, "nvcuda", jstr(w->nvcuda_path ? win_path_from_root(ctx->arena, w->nvcuda_path) : NULL));
-	json_object_set_new(o, "nvcuda_version", jstr(w->nvcuda_version));
-	json_object_set_new(o, "driver_version", jstr(w->driver_version));
+	json_object_set_new(o, "system_root", report_json_str(w->loader.t.system_root));
+	json_object_set_new(o, "nvcuda", report_json_str(w->nvcuda_path ? win_path_from_root(ctx->arena, w->nvcuda_path) : NULL));
+	json_object_set_new(o, "nvcuda_version", report_json_str(w->nvcuda_version));
+	json_object_set_new(o, "driver_version", report_json_str(w->driver_version));
 	if (lv->probed) {
 		json_t *p = json_object();
 		json_object_set_new(p, "loaded", json_boolean(lv->nvcuda.loaded));
-		json_object_set_new(p, "path", jstr(lv->nvcuda.path));
+		json_object_set_new(p, "path", report_json_str(lv->nvcuda.path));
 		json_object_set_new(p, "error", lv->nvcuda.ran && !lv->nvcuda.loaded ? json_integer((json_int_t)lv->nvcuda.error)
 										 : json_null());
-		json_object_set_new(p, "problem", jstr(lv->nvcuda.problem));
+		json_object_set_new(p, "problem", report_json_str(lv->nvcuda.problem));
 		json_object_set_new(o, "probe_nvcuda", p);
 	}
 	for (size_t i = 0; i < ctx->env.n; i++)
@@ -133,18 +129,7 @@ static void json_check(struct cudx_ctx *ctx, const struct windows_inventory *w, 
 	}
 	json_object_set_new(env, "PATH", path);
 	json_object_set_new(o, "environment", env);
-	for (size_t i = 0; i < w->n_installs; i++) {
-		const struct win_install *in = &w->installs[i];
-		json_t *e = json_object();
-		json_object_set_new(e, "what", json_string(in->what));
-		json_object_set_new(e, "version", jstr(in->version));
-		json_object_set_new(e, "dir", jstr(in->dir));
-		json_object_set_new(e, "dll_dir", jstr(in->dll_dir));
-		json_object_set_new(e, "on_path", json_boolean(in->on_path));
-		json_object_set_new(e, "env_var", jstr(in->env_var));
-		json_array_append_new(inst, e);
-	}
-	json_object_set_new(o, "installed", inst);
+	json_object_set_new(o, "installed", win_installs_json(w));
 	json_object_set_new(o, "findings", report_findings_json(fs));
 	report_json_dump(ctx->out, o);
 	json_decref(o);
@@ -187,9 +172,9 @@ static int probe_run(struct cudx_ctx *ctx, const char *name)
 		json_object_set_new(o, "command", json_string("probe"));
 		json_object_set_new(o, "name", json_string(name));
 		json_object_set_new(o, "loaded", json_boolean(p.loaded));
-		json_object_set_new(o, "path", jstr(p.path));
+		json_object_set_new(o, "path", report_json_str(p.path));
 		json_object_set_new(o, "error", p.ran && !p.loaded ? json_integer((json_int_t)p.error) : json_null());
-		json_object_set_new(o, "problem", jstr(p.problem));
+		json_object_set_new(o, "problem", report_json_str(p.problem));
 		report_json_dump(ctx->out, o);
 		json_decref(o);
 	} else if (p.loaded)

@@ -1,6 +1,5 @@
 /* Pieces of the native Windows build (cudx.exe, built by scripts/build-windows.sh with mingw-w64):
- * the live environment, the live load probe, and inventory_note (src/collect/inventory.c, which
- * calls every Linux collector, is not part of that build). */
+ * the live environment and the live load probe. */
 #ifndef CUDX_WIN_NATIVE_H
 #define CUDX_WIN_NATIVE_H
 

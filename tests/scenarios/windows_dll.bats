@@ -173,3 +173,40 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 	[[ "$ids" == *"cudnn-zlibwapi-missing"* ]] || skip "check does not run the windows rule family on this build"
 	echo "$output" | jq -e '.findings[] | select(.id=="dll-not-found") | .subject == "nvcuda.dll"'
 }
+
+# A Windows tree that also carries Linux driver files (a dual-boot disk, a copied home with a
+# Linux toolkit): check judges it as Windows, so nothing of ld.so, /proc or ELF libraries runs.
+# The same tree with --os linux is the control: there the Linux rules do fire.
+@test "check on a Windows tree runs no Linux collector or rule (the same tree with --os linux does)" {
+	stub=/usr/local/cuda/lib64/stubs/libcuda.so
+	[ -f "$stub" ] || skip "no CUDA toolkit stub libcuda.so at $stub"
+	mkdir -p "$R/opt/lib" "$R/usr/local/cuda/lib64/stubs" "$R/proc/driver/nvidia/gpus/0000:01:00.0"
+	cp "$stub" "$R/opt/lib/libcuda.so.1"
+	cp "$stub" "$R/usr/local/cuda/lib64/stubs/libcuda.so"
+	printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.309.01  Tue Mar  5 22:23:56 UTC 2024\n' \
+		>"$R/proc/driver/nvidia/version"
+	printf 'Model: \t\t NVIDIA A100-SXM4-80GB\nBus Location: \t 0000:01:00.0\n' \
+		>"$R/proc/driver/nvidia/gpus/0000:01:00.0/information"
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_env "$E" "Path=C:\\Windows\\system32;$CUDNN_BIN" \
+		"LD_LIBRARY_PATH=/opt/lib:/usr/local/cuda/lib64/stubs:/gone" "CUDA_VISIBLE_DEVICES=-1"
+	run "$CUDX" check --root "$R" --env "$E" --json --no-probe
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.system.os == "windows"'
+	# the Windows finding, and the one environment rule that holds on both systems
+	echo "$output" | jq -e '[.findings[].id] | index("cudnn-zlibwapi-missing") != null'
+	echo "$output" | jq -e '[.findings[].id] | index("cuda-visible-devices-hides") != null'
+	# every finding is a Windows or an OS-neutral one
+	echo "$output" | jq -e '[.findings[].id | select(test("^(dll-|python-dll-directory$|cudnn-zlibwapi-missing$|cuda-visible-devices-hides$)") | not)] == []'
+	# the Linux collectors did not look: no ELF libraries, toolkits, /proc GPUs or kernel module, no probe
+	echo "$output" | jq -e '.inventory.libraries == [] and .inventory.toolkits == [] and .inventory.gpus == []'
+	echo "$output" | jq -e '.inventory.driver.kernel_version == null and .inventory.driver.libcuda == null'
+	echo "$output" | jq -e '.inventory | has("probe") | not'
+	# control: read as Linux, the same files give the Linux findings
+	run "$CUDX" check --root "$R" --env "$E" --json --no-probe --os linux
+	ids=$(echo "$output" | jq -r '.findings[].id')
+	[[ "$ids" == *"stub-libcuda"* ]]
+	[[ "$ids" == *"ld-library-path-stubs"* ]]
+	[[ "$ids" == *"ld-library-path-missing-dir"* ]]
+	[[ "$ids" != *"cudnn-zlibwapi-missing"* ]]
+}
