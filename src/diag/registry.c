@@ -1,40 +1,20 @@
 #include <stdarg.h>
-#include <string.h>
 
 #include "diag/rule.h"
 
-#define ON_LINUX (1u << OS_LINUX)
-#define ON_WINDOWS (1u << OS_WINDOWS)
-#define ON_ANY (ON_LINUX | ON_WINDOWS)
-
-/* The families and the target OSes they judge. Linux-only: the driver's kernel module, device
+/* The families and the target systems they judge. Linux-only: the driver's kernel module, device
  * nodes and libcuda, the ld.so loader, ELF libraries and their GPU code, the dlopen probe (their
- * collectors do not run for Windows, see inventory.c). env and python serve both. */
+ * collectors do not run for Windows, see inventory.c), and LD_LIBRARY_PATH (ldpath). env and
+ * python serve both. */
 static const struct family {
 	const struct rule_family *rules;
 	unsigned os;
 } families[] = {
-	{ &rules_driver, ON_LINUX }, { &rules_env, ON_ANY },	 { &rules_libs, ON_LINUX },
-	{ &rules_loader, ON_LINUX }, { &rules_arch, ON_LINUX },	 { &rules_probe, ON_LINUX },
-	{ &rules_python, ON_ANY },   { &rules_windows, ON_WINDOWS },
+	{ &rules_driver, RULE_LINUX }, { &rules_env, RULE_ANY_OS },  { &rules_ldpath, RULE_LINUX },
+	{ &rules_libs, RULE_LINUX },
+	{ &rules_loader, RULE_LINUX }, { &rules_arch, RULE_LINUX },  { &rules_probe, RULE_LINUX },
+	{ &rules_python, RULE_ANY_OS }, { &rules_windows, RULE_WINDOWS },
 };
-
-/* Rules of a family that serves both OSes whose subject exists on one only. */
-static const struct {
-	const char *id;
-	unsigned os;
-} rule_os[] = {
-	{ "ld-library-path-stubs", ON_LINUX },
-	{ "ld-library-path-missing-dir", ON_LINUX },
-};
-
-static bool rule_applies(const struct rule *r, enum target_os os)
-{
-	for (size_t i = 0; i < sizeof rule_os / sizeof rule_os[0]; i++)
-		if (strcmp(rule_os[i].id, r->id) == 0)
-			return rule_os[i].os & (1u << os);
-	return true;
-}
 
 void diag_run(struct diag_ctx *d)
 {
@@ -44,8 +24,7 @@ void diag_run(struct diag_ctx *d)
 			continue;
 		const struct rule_family *fam = families[f].rules;
 		for (size_t r = 0; r < fam->n_rules; r++)
-			if (rule_applies(&fam->rules[r], os))
-				fam->rules[r].check(d, &fam->rules[r]);
+			fam->rules[r].check(d, &fam->rules[r]);
 	}
 }
 

@@ -28,7 +28,12 @@ struct rule_family {
 #define RULE_FAMILY(var, fname, table) \
 	const struct rule_family var = { fname, table, sizeof table / sizeof table[0] }
 
-extern const struct rule_family rules_driver, rules_env, rules_libs, rules_loader, rules_arch,
+/* Target systems a family judges (enum target_os bits), in registry.c's table. */
+#define RULE_LINUX (1u << OS_LINUX)
+#define RULE_WINDOWS (1u << OS_WINDOWS)
+#define RULE_ANY_OS (RULE_LINUX | RULE_WINDOWS)
+
+extern const struct rule_family rules_driver, rules_env, rules_ldpath, rules_libs, rules_loader, rules_arch,
 	rules_probe, rules_python, rules_windows;
 
 /* Run every rule of every family. */

@@ -120,8 +120,13 @@ static void check_missing_dirs(struct diag_ctx *d, const struct rule *self)
 
 static const struct rule rules[] = {
 	{ "cuda-visible-devices-hides", SEV_ERROR, check_visible_devices },
+};
+
+/* LD_LIBRARY_PATH means nothing to the Windows loader: its own family, judged on Linux only */
+static const struct rule ldpath_rules[] = {
 	{ "ld-library-path-stubs", SEV_ERROR, check_stub_dirs },
 	{ "ld-library-path-missing-dir", SEV_WARNING, check_missing_dirs },
 };
 
 RULE_FAMILY(rules_env, "env", rules);
+RULE_FAMILY(rules_ldpath, "ldpath", ldpath_rules);
