@@ -1,13 +1,13 @@
 /* What each framework was built for, from the files its package carries (never by importing it):
  * torch/version.py and the nvidia-* pins of torch's METADATA, TensorFlow's build_info.py,
- * ONNX Runtime's capi/version_info.py, the CUDA major in jax/cupy wheel names; the knowledge
- * rows (python_facts) fill what a package does not say, marked as such. */
+ * ONNX Runtime's capi/version_info.py, the CUDA major in jax/cupy wheel names; the knowledge base
+ * (python_kb.c) fills what a package does not say, marked as such. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collect/python.h"
-#include "collect/python_facts.h"
 #include "fmt/pymeta.h"
 #include "fmt/version.h"
 
@@ -18,11 +18,6 @@ const char *py_fw_kind_name(enum py_fw_kind k)
 {
 	static const char *const names[] = { "PyTorch", "TensorFlow", "JAX", "ONNX Runtime", "CuPy" };
 	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
-}
-
-static const char *os_name(const struct cudx_ctx *ctx)
-{
-	return ctx->os == OS_WINDOWS ? "windows" : "linux";
 }
 
 /* Read a small text file; NULL with *why set (a message) when absent or unreadable. */
@@ -38,6 +33,18 @@ static char *read_small(struct cudx_ctx *ctx, const char *path, size_t max, size
 static const char *site_of(struct cudx_ctx *ctx, const struct py_wheel *w)
 {
 	return path_dirname(ctx->arena, w->dist_dir);
+}
+
+/* What the package did not say, from the knowledge base. */
+static void fill_from_kb(struct cudx_ctx *ctx, struct py_framework *fw)
+{
+	struct py_kb_build b;
+	if ((fw->cuda && fw->cudnn) || !py_kb_build(ctx, fw, &b))
+		return;
+	if (!fw->cuda)
+		fw->cuda = b.cuda, fw->cuda_source = b.source;
+	if (!fw->cudnn && b.cudnn)
+		fw->cudnn = b.cudnn, fw->cudnn_source = b.source;
 }
 
 static void add_problem(struct cudx_ctx *ctx, struct py_framework *fw, const char *msg)
@@ -190,11 +197,7 @@ static void torch_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_en
 		fw->cudnn = pin->version;
 		fw->cudnn_source = arena_printf(ctx->arena, "METADATA Requires-Dist %s", pin->raw);
 	} else if (fw->cuda) {
-		const struct py_fact *f = py_fact_build("torch", fw->version, fw->cuda, os_name(ctx));
-		if (f && strcmp(f->cudnn, "-") != 0) {
-			fw->cudnn = f->cudnn;
-			fw->cudnn_source = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-		}
+		fill_from_kb(ctx, fw);
 	}
 }
 
@@ -238,16 +241,7 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 	} else if (ctx->os != OS_WINDOWS) {
 		add_problem(ctx, fw, why);
 	}
-	if (!fw->cuda || !fw->cudnn) {
-		const struct py_fact *f = py_fact_build("tensorflow", fw->version, NULL, os_name(ctx));
-		if (f) {
-			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-			if (!fw->cuda)
-				fw->cuda = f->cuda, fw->cuda_source = src;
-			if (!fw->cudnn)
-				fw->cudnn = f->cudnn, fw->cudnn_source = src;
-		}
-	}
+	fill_from_kb(ctx, fw);
 	fw->gpu_build = fw->cuda != NULL;
 }
 
@@ -274,16 +268,7 @@ static void ort_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 		if (fw->cudnn)
 			fw->cudnn_source = "onnxruntime/capi/version_info.py";
 	}
-	if (!fw->cuda || !fw->cudnn) {
-		const struct py_fact *f = py_fact_build("onnxruntime-gpu", fw->version, NULL, os_name(ctx));
-		if (f) {
-			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-			if (!fw->cuda)
-				fw->cuda = f->cuda, fw->cuda_source = src;
-			if (!fw->cudnn)
-				fw->cudnn = f->cudnn, fw->cudnn_source = src;
-		}
-	}
+	fill_from_kb(ctx, fw);
 	fw->gpu_build = fw->cuda != NULL;
 }
 
@@ -302,14 +287,11 @@ static void jax_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 			fw->cudnn = arena_printf(ctx->arena, "%c.%c", cd[5], cd[6]),
 			fw->cudnn_source = "wheel version tag";
 	} else {
-		const struct py_fact *f = py_fact_build(w->name, fw->version, NULL, os_name(ctx));
-		if (f) {
-			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-			fw->cuda = f->cuda, fw->cuda_source = src;
-			fw->cudnn = arena_printf(ctx->arena, "%s%s", strcmp(f->extra, "min") == 0 ? ">=" : "",
-						 f->cudnn);
-			fw->cudnn_source = src;
-		}
+		fill_from_kb(ctx, fw);
+		int major = 0;
+		/* a plugin release the kb has no row for: its name still says the CUDA major */
+		if (!fw->cuda && sscanf(w->name, "jax-cuda%d-plugin", &major) == 1 && major > 0)
+			fw->cuda = arena_printf(ctx->arena, "%d", major), fw->cuda_source = "wheel name";
 	}
 	fw->gpu_build = fw->cuda != NULL;
 }
