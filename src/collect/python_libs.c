@@ -138,7 +138,7 @@ static void fill_use(struct cudx_ctx *ctx, const struct inventory *inv, const st
 			version_of(ctx, inv, u->resolved, &u->version, &u->version_source);
 		}
 	} else {
-		u->n_others = py_other_majors(ctx, from, u->name, &u->others);
+		u->n_others = py_other_majors(proc, from, u->name, &u->others);
 	}
 }
 

@@ -41,8 +41,7 @@ void py_resolve(struct py_proc *p, const struct py_object *from, struct loader_o
 		const char *name, bool dlopen, struct py_resolution *out);
 /* When name is not found: copies of the same library with another major in the directories a
  * search would try, and the default dirs ("libcudnn.so.9" when "libcudnn.so.8" is wanted). */
-size_t py_other_majors(struct cudx_ctx *ctx, const struct py_object *from, const char *name,
-		       const char ***out);
+size_t py_other_majors(struct py_proc *p, const struct py_object *from, const char *name, const char ***out);
 /* Canonical path inside the root (links followed), or the normalised path. */
 const char *py_canon(struct cudx_ctx *ctx, const char *path);
 
