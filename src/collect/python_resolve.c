@@ -17,6 +17,7 @@ void py_proc_init(struct py_proc *p, struct cudx_ctx *ctx)
 {
 	/* the run's one parsed ld.so.cache (shared with the loader rules) */
 	struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env, .memo = &ctx->ldcache_memo };
+	memset(p, 0, sizeof *p);
 	loader_init(&p->L, ctx->arena, &cfg);
 }
 
@@ -108,8 +109,13 @@ size_t py_other_majors(struct py_proc *p, const struct py_object *from, const ch
 		return 0;
 	size_t stem = (size_t)(so - name) + 4; /* "libcudnn.so." */
 	struct arena *a = p->L.a;
-	const char **dirs;
-	size_t nd = search_dirs(p, from, &dirs);
+	if (!p->have_dirs || p->dirs_from != from) {
+		p->n_dirs = search_dirs(p, from, &p->dirs);
+		p->dirs_from = from;
+		p->have_dirs = true;
+	}
+	const char **dirs = p->dirs;
+	size_t nd = p->n_dirs;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < nd && n < 16; i++) {
 		struct sysroot_dirent *ents;

@@ -13,6 +13,12 @@
 /* A simulated python process that imports one framework. */
 struct py_proc {
 	struct loader L;
+	/* the directories a search from dirs_from tries (py_other_majors), expanded once: the
+	 * loader's expansion costs 8 KB per $ORIGIN element */
+	const struct py_object *dirs_from;
+	const char **dirs;
+	size_t n_dirs;
+	bool have_dirs;
 };
 
 struct py_object {
