@@ -33,76 +33,59 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* fw->kind, name, version (and cuda for torch) -> the kb's build; false when it has none */
-static bool build(enum py_fw_kind kind, const char *name, const char *version, const char *cuda,
-		  struct py_kb_build *b)
-{
-	struct py_framework fw = { .kind = kind, .name = name, .version = version, .cuda = cuda };
-	return py_kb_build(&ctx, &fw, b);
-}
+/* A release as the package names it -> what the kb says it was built for; want_cuda NULL: no answer. */
+struct build_case {
+	enum target_os os;
+	enum py_fw_kind kind;
+	const char *name, *version, *cuda; /* cuda: what the package said (torch needs it) */
+	const char *want_cuda, *want_cudnn;
+};
 
-static void tensorflow(void **state)
+static const struct build_case build_cases[] = {
+	/* TensorFlow: tested builds match on major.minor (2.15.1 -> the 2.15.0 row) */
+	{ OS_LINUX, PY_FW_TENSORFLOW, "tensorflow", "2.15.1", NULL, "12.2", "8.9" },
+	{ OS_LINUX, PY_FW_TENSORFLOW, "tf-nightly", "2.17.0.dev20240101", NULL, "12.3", "8.9" },
+	{ OS_LINUX, PY_FW_TENSORFLOW, "tensorflow", "2.150", NULL, NULL, NULL },
+	{ OS_WINDOWS, PY_FW_TENSORFLOW, "tensorflow", "2.15.0", NULL, NULL, NULL }, /* no native GPU build */
+	{ OS_WINDOWS, PY_FW_TENSORFLOW, "tensorflow-gpu", "2.10.1", NULL, "11.2", "8.1" },
+	/* torch: one row per CUDA variant; the pins are the Linux wheels' */
+	{ OS_LINUX, PY_FW_TORCH, "torch", "2.5.1+cu124", "12.4", "12.4", "9.1.0.70" },
+	{ OS_LINUX, PY_FW_TORCH, "torch", "2.9.1", "13.0", "13.0", "9.13.0.50" },
+	{ OS_LINUX, PY_FW_TORCH, "torch", "2.12.0+cu130", "13.0", "13.0", "9.20.0.48" },
+	{ OS_LINUX, PY_FW_TORCH, "torch", "2.9.1", "11.8", NULL, NULL }, /* no cu118 variant of 2.9 */
+	{ OS_LINUX, PY_FW_TORCH, "torch", "2.9.1", NULL, NULL, NULL },   /* the variant is needed */
+	{ OS_WINDOWS, PY_FW_TORCH, "torch", "2.9.1", "13.0", NULL, NULL },
+	/* ORT: cuDNN 9 from 1.18.1 on, 8 in 1.18.0; the -cuda11 flavour's rows are another package's */
+	{ OS_LINUX, PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.18.1", NULL, "12", "9" },
+	{ OS_LINUX, PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.18.0", NULL, "12", "8" },
+	/* "8.2.4 (Linux), 8.5.0.96 (Windows)": the target OS's */
+	{ OS_LINUX, PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.17.1", NULL, "11.8", "8.2.4" },
+	{ OS_WINDOWS, PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.17.1", NULL, "11.8", "8.5.0.96" },
+	/* JAX states minimums: cuDNN ">=9.8,<10" is kept as the floor; CUDA is the built-with */
+	{ OS_LINUX, PY_FW_JAX, "jax-cuda12-plugin", "0.6.2", NULL, "12.8", ">=9.8" },
+	{ OS_LINUX, PY_FW_JAX, "jax-cuda13-plugin", "0.7.2", NULL, "13.0", ">=9.8" },
+	{ OS_LINUX, PY_FW_JAX, "jax-cuda13-plugin", "0.4.20", NULL, NULL, NULL },
+	{ OS_LINUX, PY_FW_CUPY, "cupy-cuda12x", "13.3.0", NULL, NULL, NULL }, /* the wheel name says */
+};
+
+static void builds(void **state)
 {
 	(void)state;
-	struct py_kb_build b;
+	for (size_t i = 0; i < sizeof build_cases / sizeof build_cases[0]; i++) {
+		const struct build_case *c = &build_cases[i];
+		struct py_framework fw = { .kind = c->kind, .name = c->name, .version = c->version, .cuda = c->cuda };
+		struct py_kb_build b;
+		ctx.os = c->os;
+		bool got = py_kb_build(&ctx, &fw, &b);
+		bool ok = got ? c->want_cuda && strcmp(b.cuda, c->want_cuda) == 0 && b.cudnn &&
+					strcmp(b.cudnn, c->want_cudnn) == 0 && strstr(b.source, "knowledge base (S")
+			      : !c->want_cuda;
+		if (!ok)
+			print_message("case %zu (%s %s): got %s / %s\n", i, c->name, c->version,
+				      got ? b.cuda : "none", got && b.cudnn ? b.cudnn : "-");
+		assert_true(ok);
+	}
 	ctx.os = OS_LINUX;
-	assert_true(build(PY_FW_TENSORFLOW, "tensorflow", "2.15.1", NULL, &b)); /* the 2.15.0 row */
-	assert_string_equal(b.cuda, "12.2");
-	assert_string_equal(b.cudnn, "8.9");
-	assert_non_null(strstr(b.source, "knowledge base (S12"));
-	assert_true(build(PY_FW_TENSORFLOW, "tf-nightly", "2.17.0.dev20240101", NULL, &b));
-	assert_string_equal(b.cuda, "12.3");
-	assert_false(build(PY_FW_TENSORFLOW, "tensorflow", "2.150", NULL, &b));
-	ctx.os = OS_WINDOWS;
-	assert_false(build(PY_FW_TENSORFLOW, "tensorflow", "2.15.0", NULL, &b)); /* no native GPU build */
-	assert_true(build(PY_FW_TENSORFLOW, "tensorflow-gpu", "2.10.1", NULL, &b));
-	assert_string_equal(b.cuda, "11.2");
-	assert_string_equal(b.cudnn, "8.1");
-	ctx.os = OS_LINUX;
-}
-
-static void torch(void **state)
-{
-	(void)state;
-	struct py_kb_build b;
-	assert_true(build(PY_FW_TORCH, "torch", "2.5.1+cu124", "12.4", &b));
-	assert_string_equal(b.cudnn, "9.1.0.70");
-	assert_true(build(PY_FW_TORCH, "torch", "2.9.1", "13.0", &b));
-	assert_string_equal(b.cudnn, "9.13.0.50");
-	assert_true(build(PY_FW_TORCH, "torch", "2.12.0+cu130", "13.0", &b));
-	assert_string_equal(b.cudnn, "9.20.0.48");
-	assert_false(build(PY_FW_TORCH, "torch", "2.9.1", "11.8", &b)); /* no cu118 variant of 2.9 */
-	assert_false(build(PY_FW_TORCH, "torch", "2.9.1", NULL, &b));   /* the variant is needed */
-	ctx.os = OS_WINDOWS; /* torch.tsv's pins are the Linux wheels' */
-	assert_false(build(PY_FW_TORCH, "torch", "2.9.1", "13.0", &b));
-	ctx.os = OS_LINUX;
-}
-
-static void onnxruntime_jax(void **state)
-{
-	(void)state;
-	struct py_kb_build b;
-	/* cuDNN 9 from 1.18.1 on, cuDNN 8 in 1.18.0; the -cuda11 flavour's rows are not this package's */
-	assert_true(build(PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.18.1", NULL, &b));
-	assert_string_equal(b.cuda, "12");
-	assert_string_equal(b.cudnn, "9");
-	assert_true(build(PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.18.0", NULL, &b));
-	assert_string_equal(b.cudnn, "8");
-	assert_true(build(PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.17.1", NULL, &b));
-	assert_string_equal(b.cuda, "11.8");
-	assert_string_equal(b.cudnn, "8.2.4"); /* "8.2.4 (Linux), 8.5.0.96 (Windows)" */
-	ctx.os = OS_WINDOWS;
-	assert_true(build(PY_FW_ONNXRUNTIME, "onnxruntime-gpu", "1.17.1", NULL, &b));
-	assert_string_equal(b.cudnn, "8.5.0.96");
-	ctx.os = OS_LINUX;
-	/* JAX states minimums: cuDNN ">=9.8,<10" is kept as the floor */
-	assert_true(build(PY_FW_JAX, "jax-cuda12-plugin", "0.6.2", NULL, &b));
-	assert_string_equal(b.cuda, "12.8");
-	assert_string_equal(b.cudnn, ">=9.8");
-	assert_true(build(PY_FW_JAX, "jax-cuda13-plugin", "0.7.2", NULL, &b));
-	assert_string_equal(b.cuda, "13.0");
-	assert_false(build(PY_FW_JAX, "jax-cuda13-plugin", "0.4.20", NULL, &b));
-	assert_false(build(PY_FW_CUPY, "cupy-cuda12x", "13.3.0", NULL, &b));
 }
 
 static void sonames(void **state)
@@ -139,8 +122,8 @@ static void loads_and_floors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tensorflow),      cmocka_unit_test(torch),
-		cmocka_unit_test(onnxruntime_jax), cmocka_unit_test(sonames),
+		cmocka_unit_test(builds),
+		cmocka_unit_test(sonames),
 		cmocka_unit_test(loads_and_floors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
