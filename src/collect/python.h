@@ -113,6 +113,18 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 		     struct py_framework *fw);
 const struct py_wheel *py_env_wheel(const struct py_env *env, const char *name);
 
+/* What the knowledge base says a release was built for (python_kb.c), for what its package does
+ * not say. torch needs fw->cuda (one row per CUDA variant). */
+struct py_kb_build {
+	const char *cuda;   /* "12.2", or the major "12" when the kb states only that */
+	const char *cudnn;  /* "8.9", "9", ">=9.8" (a minimum), or NULL */
+	const char *source; /* "knowledge base (S12)" */
+};
+bool py_kb_build(struct cudx_ctx *ctx, const struct py_framework *fw, struct py_kb_build *out);
+/* The Linux file name of a component ("cudart", "cufft", "cudnn") for a CUDA major (for "cudnn":
+ * the cuDNN major); cuda ("11.0") picks among names that differ by CUDA minor. NULL when none. */
+const char *py_kb_soname(const char *component, int major, const char *cuda);
+
 /* Renderers (src/report/report_python.c) */
 struct json_t;
 void py_report_text(FILE *out, const struct cudx_ctx *ctx, const struct python_inventory *py);

@@ -1,13 +1,13 @@
 /* What each framework was built for, from the files its package carries (never by importing it):
  * torch/version.py and the nvidia-* pins of torch's METADATA, TensorFlow's build_info.py,
- * ONNX Runtime's capi/version_info.py, the CUDA major in jax/cupy wheel names; the knowledge
- * rows (python_facts) fill what a package does not say, marked as such. */
+ * ONNX Runtime's capi/version_info.py, the CUDA major in jax/cupy wheel names; the knowledge base
+ * (python_kb.c) fills what a package does not say, marked as such. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collect/python.h"
-#include "collect/python_facts.h"
 #include "fmt/pymeta.h"
 #include "fmt/version.h"
 
@@ -20,24 +20,47 @@ const char *py_fw_kind_name(enum py_fw_kind k)
 	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
-static const char *os_name(const struct cudx_ctx *ctx)
-{
-	return ctx->os == OS_WINDOWS ? "windows" : "linux";
-}
-
-/* Read a small text file; NULL with *why set (a message) when absent or unreadable. */
-static char *read_small(struct cudx_ctx *ctx, const char *path, size_t max, size_t *len, const char **why)
+/* A small module of the package (pkg_dir/rel: version.py, build_info.py); false with *why set (a
+ * message) when absent or unreadable. */
+static bool read_module(struct cudx_ctx *ctx, const struct py_framework *fw, const char *rel,
+			struct span *s, const char **why)
 {
 	int err = 0;
-	char *t = sysroot_read_text(&ctx->root, ctx->arena, path, max, len, &err);
-	if (!t)
+	size_t len;
+	const char *path = path_join(ctx->arena, fw->pkg_dir, rel);
+	char *t = sysroot_read_text(&ctx->root, ctx->arena, path, PY_MAX_MODULE, &len, &err);
+	if (!t) {
 		*why = arena_printf(ctx->arena, "%s: %s", path, strerror(err));
-	return t;
+		return false;
+	}
+	*s = span_make(t, len);
+	return true;
+}
+
+/* cuda / cudnn read from a file of the package are attributed to it */
+static void read_from(struct py_framework *fw, const char *file)
+{
+	if (fw->cuda)
+		fw->cuda_source = file;
+	if (fw->cudnn)
+		fw->cudnn_source = file;
 }
 
 static const char *site_of(struct cudx_ctx *ctx, const struct py_wheel *w)
 {
 	return path_dirname(ctx->arena, w->dist_dir);
+}
+
+/* What the package did not say, from the knowledge base. */
+static void fill_from_kb(struct cudx_ctx *ctx, struct py_framework *fw)
+{
+	struct py_kb_build b;
+	if ((fw->cuda && fw->cudnn) || !py_kb_build(ctx, fw, &b))
+		return;
+	if (!fw->cuda)
+		fw->cuda = b.cuda, fw->cuda_source = b.source;
+	if (!fw->cudnn && b.cudnn)
+		fw->cudnn = b.cudnn, fw->cudnn_source = b.source;
 }
 
 static void add_problem(struct cudx_ctx *ctx, struct py_framework *fw, const char *msg)
@@ -148,13 +171,10 @@ static void torch_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_en
 		       struct py_framework *fw, const struct py_wheel *w)
 {
 	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "torch");
-	const char *vp = path_join(ctx->arena, fw->pkg_dir, "version.py");
-	size_t len;
+	struct span s;
 	const char *why;
-	char *text = read_small(ctx, vp, PY_MAX_MODULE, &len, &why);
 	bool has_cuda = false, has_hip = false, has_ver;
-	if (text) {
-		struct span s = span_make(text, len);
+	if (read_module(ctx, fw, "version.py", &s, &why)) {
 		const char *v = str_value(ctx, fw, s, "torch/version.py", "__version__", &has_ver);
 		if (v)
 			fw->version = v;
@@ -190,11 +210,7 @@ static void torch_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_en
 		fw->cudnn = pin->version;
 		fw->cudnn_source = arena_printf(ctx->arena, "METADATA Requires-Dist %s", pin->raw);
 	} else if (fw->cuda) {
-		const struct py_fact *f = py_fact_build("torch", fw->version, fw->cuda, os_name(ctx));
-		if (f && strcmp(f->cudnn, "-") != 0) {
-			fw->cudnn = f->cudnn;
-			fw->cudnn_source = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-		}
+		fill_from_kb(ctx, fw);
 	}
 }
 
@@ -207,12 +223,9 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 		return;
 	}
 	read_reqs(ctx, inv, env, fw, w);
-	const char *bp = path_join(ctx->arena, fw->pkg_dir, "python/platform/build_info.py");
-	size_t len;
+	struct span s;
 	const char *why;
-	char *text = read_small(ctx, bp, PY_MAX_MODULE, &len, &why);
-	if (text) {
-		struct span s = span_make(text, len);
+	if (read_module(ctx, fw, "python/platform/build_info.py", &s, &why)) {
 		struct pymeta_value v;
 		const char *file = "build_info.py";
 		if (pymeta_py_value(s, ctx->arena, "is_cuda_build", &v) && v.kind == PYLIT_BOOL && !v.b) {
@@ -226,10 +239,7 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 		fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version", &present);
 		if (!present)
 			fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version_number", &present);
-		if (fw->cuda)
-			fw->cuda_source = "tensorflow/python/platform/build_info.py";
-		if (fw->cudnn)
-			fw->cudnn_source = "tensorflow/python/platform/build_info.py";
+		read_from(fw, "tensorflow/python/platform/build_info.py");
 		if (pymeta_py_value(s, ctx->arena, "cuda_compute_capabilities", &v) && v.kind == PYLIT_LIST) {
 			fw->archs = v.items;
 			fw->n_archs = v.n_items;
@@ -238,16 +248,7 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 	} else if (ctx->os != OS_WINDOWS) {
 		add_problem(ctx, fw, why);
 	}
-	if (!fw->cuda || !fw->cudnn) {
-		const struct py_fact *f = py_fact_build("tensorflow", fw->version, NULL, os_name(ctx));
-		if (f) {
-			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-			if (!fw->cuda)
-				fw->cuda = f->cuda, fw->cuda_source = src;
-			if (!fw->cudnn)
-				fw->cudnn = f->cudnn, fw->cudnn_source = src;
-		}
-	}
+	fill_from_kb(ctx, fw);
 	fw->gpu_build = fw->cuda != NULL;
 }
 
@@ -256,12 +257,9 @@ static void ort_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 {
 	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "onnxruntime");
 	read_reqs(ctx, inv, env, fw, w);
-	const char *vp = path_join(ctx->arena, fw->pkg_dir, "capi/version_info.py");
-	size_t len;
+	struct span s;
 	const char *why;
-	char *text = read_small(ctx, vp, PY_MAX_MODULE, &len, &why);
-	if (text) {
-		struct span s = span_make(text, len);
+	if (read_module(ctx, fw, "capi/version_info.py", &s, &why)) {
 		bool present;
 		fw->cuda = str_value(ctx, fw, s, "capi/version_info.py", "cuda_version", &present);
 		fw->cudnn = str_value(ctx, fw, s, "capi/version_info.py", "cudnn_version", &present);
@@ -269,21 +267,9 @@ static void ort_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 			fw->cuda = NULL;
 		if (fw->cudnn && !*fw->cudnn)
 			fw->cudnn = NULL;
-		if (fw->cuda)
-			fw->cuda_source = "onnxruntime/capi/version_info.py";
-		if (fw->cudnn)
-			fw->cudnn_source = "onnxruntime/capi/version_info.py";
+		read_from(fw, "onnxruntime/capi/version_info.py");
 	}
-	if (!fw->cuda || !fw->cudnn) {
-		const struct py_fact *f = py_fact_build("onnxruntime-gpu", fw->version, NULL, os_name(ctx));
-		if (f) {
-			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-			if (!fw->cuda)
-				fw->cuda = f->cuda, fw->cuda_source = src;
-			if (!fw->cudnn)
-				fw->cudnn = f->cudnn, fw->cudnn_source = src;
-		}
-	}
+	fill_from_kb(ctx, fw);
 	fw->gpu_build = fw->cuda != NULL;
 }
 
@@ -302,14 +288,11 @@ static void jax_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 			fw->cudnn = arena_printf(ctx->arena, "%c.%c", cd[5], cd[6]),
 			fw->cudnn_source = "wheel version tag";
 	} else {
-		const struct py_fact *f = py_fact_build(w->name, fw->version, NULL, os_name(ctx));
-		if (f) {
-			const char *src = arena_printf(ctx->arena, "knowledge base (%s)", f->source);
-			fw->cuda = f->cuda, fw->cuda_source = src;
-			fw->cudnn = arena_printf(ctx->arena, "%s%s", strcmp(f->extra, "min") == 0 ? ">=" : "",
-						 f->cudnn);
-			fw->cudnn_source = src;
-		}
+		fill_from_kb(ctx, fw);
+		int major = 0;
+		/* a plugin release the kb has no row for: its name still says the CUDA major */
+		if (!fw->cuda && sscanf(w->name, "jax-cuda%d-plugin", &major) == 1 && major > 0)
+			fw->cuda = arena_printf(ctx->arena, "%d", major), fw->cuda_source = "wheel name";
 	}
 	fw->gpu_build = fw->cuda != NULL;
 }

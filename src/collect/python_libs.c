@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "collect/python.h"
-#include "collect/python_facts.h"
 #include "collect/python_resolve.h"
 #include "collect/arch.h"
+#include "kb/kb.h"
 
 /* The wheel copy of a library: a wheel in this environment whose RECORD lists that file name. */
 static const struct py_wheel *wheel_with(const struct py_env *env, const char *name)
@@ -70,7 +70,7 @@ static void version_of(struct cudx_ctx *ctx, const struct inventory *inv, const 
 }
 
 /* Component list "cudart,cublas,cudnn" -> file names for the framework's CUDA and cuDNN majors. */
-static size_t component_names(struct cudx_ctx *ctx, const char *list, int cuda_major, int cudnn_major,
+static size_t component_names(struct cudx_ctx *ctx, const char *list, const char *cuda, int cudnn_major,
 			      const char ***out)
 {
 	size_t n = 0, cap = 0;
@@ -80,8 +80,8 @@ static size_t component_names(struct cudx_ctx *ctx, const char *list, int cuda_m
 		const char *comma = strchr(p, ',');
 		size_t l = comma ? (size_t)(comma - p) : strlen(p);
 		char *comp = arena_strndup(ctx->arena, p, l);
-		int major = strcmp(comp, "cudnn") == 0 ? cudnn_major : cuda_major;
-		const char *name = major > 0 ? py_fact_soname(comp, major) : NULL;
+		int major = strcmp(comp, "cudnn") == 0 ? cudnn_major : cuda ? atoi(cuda) : 0;
+		const char *name = major > 0 ? py_kb_soname(comp, major, cuda) : NULL;
 		if (name)
 			*ARENA_PUSH(ctx->arena, *out, n, cap) = name;
 		p = comma ? comma + 1 : NULL;
@@ -138,7 +138,7 @@ static void fill_use(struct cudx_ctx *ctx, const struct inventory *inv, const st
 			version_of(ctx, inv, u->resolved, &u->version, &u->version_source);
 		}
 	} else {
-		u->n_others = py_other_majors(ctx, from, u->name, &u->others);
+		u->n_others = py_other_majors(proc, from, u->name, &u->others);
 	}
 }
 
@@ -174,10 +174,9 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 {
 	if (ctx->os == OS_WINDOWS)
 		return; /* DLL search is the windows module's; only what the package says is reported */
-	const struct py_fact *loads = py_fact_loads(fw->name);
-	if (!loads)
+	const struct kb_framework_load *loads;
+	if (kb_framework_loads(fw->name, &loads, 1) == 0)
 		return;
-	int cuda_major = fw->cuda ? atoi(fw->cuda) : 0;
 	const char *cd = fw->cudnn;
 	while (cd && (*cd == '>' || *cd == '='))
 		cd++;
@@ -187,7 +186,7 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	struct py_proc proc;
 	py_proc_init(&proc, ctx);
 	struct py_object obj;
-	const char *obj_path = path_join(ctx->arena, site, loads->version);
+	const char *obj_path = path_join(ctx->arena, site, loads->object);
 	const char *why = NULL;
 	bool have_obj = py_object_open(&proc, ctx, obj_path, &obj, &why);
 	if (!have_obj && why)
@@ -204,7 +203,7 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 		}
 	}
 	const char **names;
-	size_t n = component_names(ctx, loads->extra, cuda_major, cudnn_major, &names);
+	size_t n = component_names(ctx, loads->components, fw->cuda, cudnn_major, &names);
 	for (size_t i = 0; i < n; i++) {
 		struct py_lib_use *u = add_use(ctx, fw, &cap, names[i]);
 		if (u)
@@ -212,8 +211,6 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 					  : arena_printf(ctx->arena, "dlopen by %s", py_fw_kind_name(fw->kind));
 	}
 	/* NEEDED entries are loaded first (at import), then the run-time loads, in this order */
-	size_t n_needed = fw->n_libs - n;
-	(void)n_needed;
 	struct loader_object *cudart = NULL;
 	for (size_t i = 0; i < fw->n_libs; i++) {
 		struct py_lib_use *u = &fw->libs[i];

@@ -1,11 +1,9 @@
-/* See python_resolve.h. Resolution itself is src/loader/'s; what is left here is the list of
- * directories a search would try (RPATH unless RUNPATH, LD_LIBRARY_PATH, RUNPATH, $ORIGIN
- * expanded), used only to show the other majors of a library that is not found. */
+/* See python_resolve.h. Resolution, search-path expansion, the default directories and the
+ * ld.so.cache are src/loader/'s; what is left here is listing the other majors of a library that
+ * is not found in the directories a search would try. */
 #include <string.h>
 
 #include "collect/python_resolve.h"
-
-#define PY_MAX_SEARCH_DIRS 256
 
 const char *py_canon(struct cudx_ctx *ctx, const char *path)
 {
@@ -17,7 +15,9 @@ const char *py_canon(struct cudx_ctx *ctx, const char *path)
 
 void py_proc_init(struct py_proc *p, struct cudx_ctx *ctx)
 {
-	struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env };
+	/* the run's one parsed ld.so.cache (shared with the loader rules) */
+	struct loader_config cfg = { .root = &ctx->root, .env = &ctx->env, .memo = &ctx->ldcache_memo };
+	memset(p, 0, sizeof *p);
 	loader_init(&p->L, ctx->arena, &cfg);
 }
 
@@ -76,67 +76,51 @@ void py_resolve(struct py_proc *p, const struct py_object *from, struct loader_o
 		out->path = r->object->path;
 }
 
-struct search_dir {
-	const char *dir;
-	const char *how;
-};
-
-/* Split a DT_RPATH/DT_RUNPATH and expand $ORIGIN / ${ORIGIN}. */
-static void add_dirs(struct cudx_ctx *ctx, const char *list, char sep, const char *origin,
-		     const char *how, struct search_dir *out, size_t *n)
+/* The directories a search for from's request would try, in ld.so's order (RPATH unless
+ * RUNPATH, LD_LIBRARY_PATH, RUNPATH, then the default dirs), expanded by the loader itself. */
+static size_t search_dirs(struct py_proc *p, const struct py_object *from, const char ***out)
 {
-	const char **parts;
-	size_t np = env_split_path(ctx->arena, list, sep, &parts);
-	for (size_t i = 0; i < np && *n < PY_MAX_SEARCH_DIRS; i++) {
-		const char *d = parts[i];
-		const char *o = strstr(d, "$ORIGIN");
-		size_t ol = 7;
-		if (!o && (o = strstr(d, "${ORIGIN}")))
-			ol = 9;
-		if (o && origin)
-			d = arena_printf(ctx->arena, "%.*s%s%s", (int)(o - d), d, origin, o + ol);
-		else if (o)
+	struct loader *L = &p->L;
+	const struct loader_object *o = from ? from->lo : NULL;
+	const char *lists[3] = { from && from->rpath && !from->runpath ? from->rpath : NULL,
+				 L->cfg.env ? envsnap_get(L->cfg.env, "LD_LIBRARY_PATH") : NULL,
+				 from ? from->runpath : NULL };
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t k = 0; k < 3; k++) {
+		if (!lists[k])
 			continue;
-		if (d[0] != '/')
-			continue; /* relative to the process's cwd: unknowable from files */
-		out[(*n)++] = (struct search_dir){ path_normalize(ctx->arena, d), how };
+		const char **dirs;
+		size_t nd = loader_expand_path(L, lists[k], k == 1 ? NULL : o, k == 1, &dirs);
+		for (size_t i = 0; i < nd; i++)
+			if (dirs[i][0] == '/') /* relative to the process's cwd: unknowable from files */
+				*ARENA_PUSH(L->a, *out, n, cap) = path_normalize(L->a, dirs[i]);
 	}
-}
-
-static size_t search_dirs(struct cudx_ctx *ctx, const struct py_object *from, struct search_dir *out)
-{
-	size_t n = 0;
-	const char *origin = from ? path_dirname(ctx->arena, from->path) : NULL;
-	if (from && from->rpath && !from->runpath)
-		add_dirs(ctx, from->rpath, ':', origin, "rpath", out, &n);
-	const char *llp = envsnap_get(&ctx->env, "LD_LIBRARY_PATH");
-	if (llp)
-		add_dirs(ctx, llp, ':', NULL, "LD_LIBRARY_PATH", out, &n);
-	if (from && from->runpath)
-		add_dirs(ctx, from->runpath, ':', origin, "runpath", out, &n);
+	for (size_t i = 0; i < L->cfg.n_default_dirs; i++)
+		*ARENA_PUSH(L->a, *out, n, cap) = L->cfg.default_dirs[i];
 	return n;
 }
 
-static const char *const default_dirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-					    "/lib64", "/usr/lib64", "/lib", "/usr/lib" };
-
-size_t py_other_majors(struct cudx_ctx *ctx, const struct py_object *from, const char *name,
-		       const char ***out)
+size_t py_other_majors(struct py_proc *p, const struct py_object *from, const char *name, const char ***out)
 {
 	*out = NULL;
 	const char *so = strstr(name, ".so.");
 	if (!so)
 		return 0;
 	size_t stem = (size_t)(so - name) + 4; /* "libcudnn.so." */
-	struct search_dir dirs[PY_MAX_SEARCH_DIRS];
-	size_t nd = search_dirs(ctx, from, dirs);
-	for (size_t i = 0; i < sizeof default_dirs / sizeof default_dirs[0] && nd < PY_MAX_SEARCH_DIRS; i++)
-		dirs[nd++] = (struct search_dir){ default_dirs[i], "default dir" };
+	struct arena *a = p->L.a;
+	if (!p->have_dirs || p->dirs_from != from) {
+		p->n_dirs = search_dirs(p, from, &p->dirs);
+		p->dirs_from = from;
+		p->have_dirs = true;
+	}
+	const char **dirs = p->dirs;
+	size_t nd = p->n_dirs;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < nd && n < 16; i++) {
 		struct sysroot_dirent *ents;
 		size_t ne;
-		if (sysroot_list_dir(&ctx->root, ctx->arena, dirs[i].dir, &ents, &ne, 20000) != 0)
+		if (sysroot_list_dir(p->L.cfg.root, a, dirs[i], &ents, &ne, 20000) != 0)
 			continue;
 		for (size_t j = 0; j < ne && n < 16; j++) {
 			const char *e = ents[j].name;
@@ -144,7 +128,7 @@ size_t py_other_majors(struct cudx_ctx *ctx, const struct py_object *from, const
 			if (strncmp(e, name, stem) != 0 || strchr(e + stem, '.') || !e[stem] ||
 			    strcmp(e, name) == 0)
 				continue;
-			*ARENA_PUSH(ctx->arena, *out, n, cap) = path_join(ctx->arena, dirs[i].dir, e);
+			*ARENA_PUSH(a, *out, n, cap) = path_join(a, dirs[i], e);
 		}
 	}
 	return n;

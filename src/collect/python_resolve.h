@@ -13,6 +13,12 @@
 /* A simulated python process that imports one framework. */
 struct py_proc {
 	struct loader L;
+	/* the directories a search from dirs_from tries (py_other_majors), expanded once: the
+	 * loader's expansion costs 8 KB per $ORIGIN element */
+	const struct py_object *dirs_from;
+	const char **dirs;
+	size_t n_dirs;
+	bool have_dirs;
 };
 
 struct py_object {
@@ -41,8 +47,7 @@ void py_resolve(struct py_proc *p, const struct py_object *from, struct loader_o
 		const char *name, bool dlopen, struct py_resolution *out);
 /* When name is not found: copies of the same library with another major in the directories a
  * search would try, and the default dirs ("libcudnn.so.9" when "libcudnn.so.8" is wanted). */
-size_t py_other_majors(struct cudx_ctx *ctx, const struct py_object *from, const char *name,
-		       const char ***out);
+size_t py_other_majors(struct py_proc *p, const struct py_object *from, const char *name, const char ***out);
 /* Canonical path inside the root (links followed), or the normalised path. */
 const char *py_canon(struct cudx_ctx *ctx, const char *path);
 

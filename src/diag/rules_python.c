@@ -6,17 +6,11 @@
 #include <string.h>
 
 #include "collect/python.h"
-#include "collect/python_facts.h"
 #include "collect/python_resolve.h"
 #include "arch/arch.h"
 #include "diag/rule.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
-
-static const char *os_name(const struct diag_ctx *d)
-{
-	return d->ctx->os == OS_WINDOWS ? "windows" : "linux";
-}
 
 static const char *env_label(const struct py_env *e)
 {
@@ -102,11 +96,6 @@ static void check_driver(struct diag_ctx *d, const struct rule *self)
 		int major = atoi(fw->cuda);
 		struct kb_fact fact = { 0 };
 		const char *floor = kb_minor_compat_floor(major, d->ctx->os, &fact);
-		const char *floor_src = fact.source;
-		if (!floor) {
-			floor = py_fact_floor(major, os_name(d));
-			floor_src = "compat-facts 1b";
-		}
 		if (!floor || version_strcmp(drv, floor) >= 0)
 			continue;
 		struct finding *f = rule_emit(d, self, "%s %s needs driver >= %s (CUDA %d); the driver is %s",
@@ -122,7 +111,7 @@ static void check_driver(struct diag_ctx *d, const struct rule *self)
 				 fw->cuda_source ? fw->cuda_source : "?");
 		finding_evidence(f, "driver %s (%s)", drv, src);
 		finding_evidence(f, "minimum driver for CUDA %d.x: %s (%s)", major, floor,
-				 floor_src ? floor_src : "knowledge base");
+				 fact.source ? fact.source : "knowledge base");
 		finding_fix(f, "Install an NVIDIA driver >= %s, or a build of %s for an older CUDA major "
 			       "that this driver supports.",
 			    floor, py_fw_kind_name(fw->kind));
@@ -351,21 +340,29 @@ static void check_tf_windows(struct diag_ctx *d, const struct rule *self)
 {
 	if (d->ctx->os != OS_WINDOWS)
 		return;
+	const char *last_gpu = kb_tf_last_windows_gpu();
+	const struct kb_tf_build *last = kb_tf_build(last_gpu, OS_WINDOWS);
+	struct version lv;
+	if (!last || !version_parse(last_gpu, &lv) || lv.n < 2)
+		return;
 	FOR_EACH_FW(d, env, fw)
 	{
+		struct version v;
 		if (fw->kind != PY_FW_TENSORFLOW || fw->cpu_only || !fw->version)
 			continue;
-		if (version_strcmp(fw->version, "2.11") < 0)
+		if (!version_parse(fw->version, &v) || version_cmp_parts(&v, &lv, 2) <= 0)
 			continue;
 		struct finding *f = rule_emit(d, self, "TensorFlow %s on native Windows has no GPU support",
 					      fw->version);
 		finding_subject(f, fw->pkg_dir);
-		finding_cause(f, "TensorFlow 2.10 was the last release with CUDA support on native Windows; "
-				 "from 2.11 the Windows package runs on the CPU only, whatever CUDA and cuDNN "
-				 "are installed.");
+		finding_cause(f, "TensorFlow %d.%d was the last release with CUDA support on native Windows; "
+				 "from %d.%d the Windows package runs on the CPU only, whatever CUDA and cuDNN "
+				 "are installed.",
+			      lv.part[0], lv.part[1], lv.part[0], lv.part[1] + 1);
 		finding_evidence(f, "%s: %s %s", env->prefix, fw->name, fw->version);
 		finding_fix(f, "Use TensorFlow in WSL2 (pip install 'tensorflow[and-cuda]' inside the Linux "
-			       "distribution), or pin 'tensorflow<2.11' with CUDA 11.2 and cuDNN 8.1 on Windows.");
+			       "distribution), or pin 'tensorflow<%d.%d' with CUDA %s and cuDNN %s on Windows.",
+			    lv.part[0], lv.part[1] + 1, last->cuda, last->cudnn);
 		finding_ref(f, "https://www.tensorflow.org/install/pip#windows-native");
 	}
 }

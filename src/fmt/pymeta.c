@@ -399,7 +399,9 @@ const char *pymeta_cfg_value(struct span s, struct arena *a, const char *key)
 	return NULL;
 }
 
-size_t pymeta_lines(struct span s, struct arena *a, const char ***out, size_t max)
+/* Each line of a text file that pick() keeps, as the piece it selects (copied); at most max. */
+static size_t collect_lines(struct span s, struct arena *a, const char ***out, size_t max,
+			    bool (*pick)(const char **p, size_t *len))
 {
 	struct cursor c = { s, 0 };
 	const char *p;
@@ -407,13 +409,22 @@ size_t pymeta_lines(struct span s, struct arena *a, const char ***out, size_t ma
 	*out = NULL;
 	if (!looks_text(s))
 		return 0;
-	while (n < max && next_line(&c, &p, &len)) {
-		trim(&p, &len);
-		if (len == 0 || *p == '#' || len > 4096)
-			continue;
-		*ARENA_PUSH(a, *out, n, cap) = arena_strndup(a, p, len);
-	}
+	while (n < max && next_line(&c, &p, &len))
+		if (pick(&p, &len))
+			*ARENA_PUSH(a, *out, n, cap) = arena_strndup(a, p, len);
 	return n;
+}
+
+/* a line of a list file (conda environments.txt): not blank, not a comment */
+static bool pick_listed_line(const char **p, size_t *len)
+{
+	trim(p, len);
+	return *len != 0 && **p != '#' && *len <= 4096;
+}
+
+size_t pymeta_lines(struct span s, struct arena *a, const char ***out, size_t max)
+{
+	return collect_lines(s, a, out, max, pick_listed_line);
 }
 
 static bool is_lib_name(const char *p, size_t len)
@@ -433,30 +444,29 @@ static bool is_lib_name(const char *p, size_t len)
 	return false;
 }
 
+/* a RECORD row's path (first CSV field, maybe quoted) when it names a shared library */
+static bool pick_record_lib(const char **pp, size_t *len)
+{
+	const char *p = *pp, *path = p;
+	size_t pl;
+	if (*len && *p == '"') {
+		const char *q = memchr(p + 1, '"', *len - 1);
+		if (!q)
+			return false;
+		path = p + 1;
+		pl = (size_t)(q - path);
+	} else {
+		const char *comma = memchr(p, ',', *len);
+		pl = comma ? (size_t)(comma - p) : *len;
+	}
+	if (pl == 0 || pl > 4096 || !is_lib_name(path, pl))
+		return false;
+	*pp = path;
+	*len = pl;
+	return true;
+}
+
 size_t pymeta_record_libs(struct span s, struct arena *a, const char ***out, size_t max)
 {
-	struct cursor c = { s, 0 };
-	const char *p;
-	size_t len, n = 0, cap = 0;
-	*out = NULL;
-	if (!looks_text(s))
-		return 0;
-	while (n < max && next_line(&c, &p, &len)) {
-		const char *path = p;
-		size_t pl;
-		if (len && *p == '"') {
-			const char *q = memchr(p + 1, '"', len - 1);
-			if (!q)
-				continue;
-			path = p + 1;
-			pl = (size_t)(q - path);
-		} else {
-			const char *comma = memchr(p, ',', len);
-			pl = comma ? (size_t)(comma - p) : len;
-		}
-		if (pl == 0 || pl > 4096 || !is_lib_name(path, pl))
-			continue;
-		*ARENA_PUSH(a, *out, n, cap) = arena_strndup(a, path, pl);
-	}
-	return n;
+	return collect_lines(s, a, out, max, pick_record_lib);
 }
