@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sys/context.h"
+#include "util/compiler.h"
 
 /* One copy of a known GPU library on disk. */
 struct lib_file {
@@ -144,7 +145,7 @@ struct inventory {
 /* Build the whole inventory. Never fails: problems become notes. */
 void inventory_collect(struct cudx_ctx *ctx, struct inventory *inv);
 void inventory_note(struct cudx_ctx *ctx, struct inventory *inv, const char *subject,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		    const char *fmt, ...) CUDX_PRINTF(4, 5);
 
 /* Add a library file found at path (inside the root) by `origin` ("LD_LIBRARY_PATH", "ld.so.cache",
  * "python env /opt/venv", ...). Recognised by the knowledge base's catalogue, else ignored (NULL).

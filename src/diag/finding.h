@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "util/arena.h"
+#include "util/compiler.h"
 
 enum severity { SEV_INFO = 0, SEV_WARNING = 1, SEV_ERROR = 2 };
 
@@ -35,11 +36,11 @@ const char *severity_name(enum severity s);
 void findings_init(struct findings *fs, struct arena *a);
 /* Add a finding; the summary is printf-formatted. Returns it for the cause/evidence/fix calls. */
 struct finding *finding_add(struct findings *fs, const char *id, enum severity sev,
-			    const char *summary_fmt, ...) __attribute__((format(printf, 4, 5)));
-void finding_cause(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+			    const char *summary_fmt, ...) CUDX_PRINTF(4, 5);
+void finding_cause(struct finding *f, const char *fmt, ...) CUDX_PRINTF(2, 3);
 void finding_subject(struct finding *f, const char *subject);
-void finding_evidence(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void finding_fix(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void finding_evidence(struct finding *f, const char *fmt, ...) CUDX_PRINTF(2, 3);
+void finding_fix(struct finding *f, const char *fmt, ...) CUDX_PRINTF(2, 3);
 void finding_ref(struct finding *f, const char *url);
 bool findings_has(const struct findings *fs, const char *id);
 const struct finding *findings_find(const struct findings *fs, const char *id);

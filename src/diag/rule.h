@@ -6,6 +6,7 @@
 
 #include "collect/inventory.h"
 #include "diag/finding.h"
+#include "util/compiler.h"
 
 struct diag_ctx {
 	struct cudx_ctx *ctx;
@@ -40,6 +41,6 @@ extern const struct rule_family rules_driver, rules_env, rules_ldpath, rules_lib
 void diag_run(struct diag_ctx *d);
 /* A finding from a rule, with its id and severity from the table entry. */
 struct finding *rule_emit(struct diag_ctx *d, const struct rule *self, const char *summary_fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	CUDX_PRINTF(3, 4);
 
 #endif

@@ -34,7 +34,7 @@ struct scan_state {
 	bool stopped;
 };
 
-static void problem(struct scan_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct scan_state *st, const char *fmt, ...) CUDX_PRINTF(2, 3);
 
 static void problem(struct scan_state *st, const char *fmt, ...)
 {

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "util/compiler.h"
+
 struct arena_block;
 
 struct arena {
@@ -22,7 +24,7 @@ void *arena_alloc(struct arena *a, size_t size);
 void *arena_calloc(struct arena *a, size_t n, size_t size);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
-char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *arena_printf(struct arena *a, const char *fmt, ...) CUDX_PRINTF(2, 3);
 char *arena_vprintf(struct arena *a, const char *fmt, va_list ap);
 /* grow an array held in the arena: returns a new copy with room for new_cap elements */
 void *arena_grow(struct arena *a, void *old, size_t old_n, size_t new_cap, size_t elem);
