@@ -9,6 +9,14 @@ void py_collect(struct cudx_ctx *ctx, struct inventory *inv, struct python_inven
 		/* sys.path order: the env's own site dirs first; the first copy of a package wins */
 		for (size_t j = 0; j < env->n_site_dirs; j++)
 			py_scan_site(ctx, inv, env, env->site_dirs[j]);
+		/* the copies the environment's nvidia-* wheels bring join the inventory's libraries, so
+		 * the library rules (mixed cuDNN, runtimes vs driver, broken links) see them too */
+		const char *origin = arena_printf(ctx->arena, "python env %s", env->prefix);
+		for (size_t w = 0; w < env->n_wheels; w++)
+			if (env->wheels[w].lib_dir)
+				inventory_add_lib_dir(ctx, inv, env->wheels[w].lib_dir, origin,
+						      arena_printf(ctx->arena, "%s %s", env->wheels[w].name,
+								   env->wheels[w].version ? env->wheels[w].version : "?"));
 		py_read_frameworks(ctx, inv, env);
 	}
 }

@@ -201,3 +201,20 @@ install_driver_470() {
 	has_finding lib-not-found
 	[[ "$output" == *"libc.so.6"*"needed by /usr/local/cuda"* ]]
 }
+
+@test "a venv's nvidia-* wheel libraries are in the inventory, with the wheel's version" {
+	need_cuda13
+	local site="$root/opt/venv/lib/python3.11/site-packages"
+	mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info" "$root/opt/venv/bin"
+	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
+	cp "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
+	printf 'Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"
+	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,129240\nnvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA,,\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
+	echo "VIRTUAL_ENV=/opt/venv" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lib=$(json_get '["inventory"]["libraries"]' | python3 -c '
+import json,sys
+for l in json.load(sys.stdin):
+    if l["path"].endswith("nvidia/cudnn/lib/libcudnn.so.9"): print(l["origin"], "|", l["version"], "|", l["owner"])')
+	[[ "$lib" == "python env /opt/venv | 9.1.0.70 | nvidia-cudnn-cu12 9.1.0.70" ]]
+}
