@@ -1,4 +1,6 @@
 /* Python environments and their GPU frameworks (issue 7). See python.h. */
+#include <string.h>
+
 #include "collect/python.h"
 
 void py_collect(struct cudx_ctx *ctx, struct inventory *inv, struct python_inventory *py)
@@ -17,6 +19,10 @@ void py_collect(struct cudx_ctx *ctx, struct inventory *inv, struct python_inven
 				inventory_add_lib_dir(ctx, inv, env->wheels[w].lib_dir, origin,
 						      arena_printf(ctx->arena, "%s %s", env->wheels[w].name,
 								   env->wheels[w].version ? env->wheels[w].version : "?"));
+		/* conda's cudatoolkit / cuda-* / cudnn packages install into the prefix's lib/ */
+		if (env->kind && strcmp(env->kind, "conda") == 0)
+			inventory_add_lib_dir(ctx, inv, path_join(ctx->arena, env->prefix, "lib"),
+					      arena_printf(ctx->arena, "conda env %s", env->prefix), NULL);
 		py_read_frameworks(ctx, inv, env);
 	}
 }

@@ -218,3 +218,14 @@ for l in json.load(sys.stdin):
     if l["path"].endswith("nvidia/cudnn/lib/libcudnn.so.9"): print(l["origin"], "|", l["version"], "|", l["owner"])')
 	[[ "$lib" == "python env /opt/venv | 9.1.0.70 | nvidia-cudnn-cu12 9.1.0.70" ]]
 }
+
+@test "a conda env's CUDA runtime (cudatoolkit in PREFIX/lib) is judged against the driver" {
+	need_pkg libcudart11.0
+	mkdir -p "$root/opt/conda/envs/ml/lib" "$root/opt/conda/envs/ml/conda-meta" "$root/opt/conda/envs/ml/bin"
+	cp -L "$CUDX_PKG_CACHE/libcudart11.0/root/$MULTIARCH/libcudart.so.11.8.89" "$root/opt/conda/envs/ml/lib/"
+	ln -s libcudart.so.11.8.89 "$root/opt/conda/envs/ml/lib/libcudart.so.11.0"
+	echo "CONDA_PREFIX=/opt/conda/envs/ml" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --driver 450.36.06 --json
+	has_finding driver-too-old
+	[[ "$output" == *'"origin": "conda env /opt/conda/envs/ml"'* ]]
+}
