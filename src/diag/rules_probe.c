@@ -1,8 +1,8 @@
 /* The probe family: what the live smoke test saw, turned into causes. Return codes are mapped to
  * finding ids by the knowledge base's error table (data/errors.tsv, `finding` column); this file
  * only adds what a code alone cannot say: which library returned it, what the driver reported
- * beside it, and the context that tells one cause from another (35 with no driver at all, 999
- * with /dev/nvidia-uvm missing, 100 with CUDA_VISIBLE_DEVICES hiding the GPUs). */
+ * beside it, the context that tells one cause from another (`refinements`, as the table's notes
+ * describe them: "only when", "instead"), and each cause's text, evidence and fix (`causes`). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,16 @@
 
 #define REF_COMPAT "https://docs.nvidia.com/deploy/cuda-compatibility/"
 #define MAX_EVIDENCE 8
+/* Creating a CUDA context takes a few hundred MiB of GPU memory: with less than this free on a
+ * GPU, a failed initialisation is taken to be the memory. */
+#define INIT_FREE_MIB 256ull
+
+/* The probe's report when it ran, else NULL: every rule here starts with it. */
+static const struct probe_report *probe_of(const struct diag_ctx *d)
+{
+	const struct probe_report *rep = d->inv->probe;
+	return rep && rep->ran ? rep : NULL;
+}
 
 /* "12020" -> "12.2" */
 static const char *cuda_ver(struct arena *a, const char *v)
@@ -40,31 +50,91 @@ static const char *code_desc(struct arena *a, const struct probe_step *s)
 			    text ? " (" : "", text ? text : "", text ? ")" : "");
 }
 
-/* The finding a failed step points to, with the context refinements described at the top. */
+static bool node_exists(const struct diag_ctx *d, const char *path)
+{
+	for (size_t i = 0; i < d->inv->driver.n_nodes; i++)
+		if (d->inv->driver.nodes[i].exists && strcmp(d->inv->driver.nodes[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+/* /dev/nvidia0, /dev/nvidia1, ...: one node per GPU the kernel driver drives. */
+static bool gpu_nodes(const struct diag_ctx *d)
+{
+	for (size_t i = 0; i < d->inv->driver.n_nodes; i++) {
+		const char *p = d->inv->driver.nodes[i].path;
+		if (d->inv->driver.nodes[i].exists && strncmp(p, "/dev/nvidia", 11) == 0 && isdigit((unsigned char)p[11]))
+			return true;
+	}
+	return false;
+}
+
+/* The i-th GPU NVML showed with less than INIT_FREE_MIB free (the fact device.N.memory_free),
+ * from `from` on; NULL when there is none. */
+static const struct probe_fact *full_gpu(const struct probe_report *rep, size_t *from)
+{
+	static const char suffix[] = ".memory_free";
+	for (size_t i = *from; i < rep->n_facts; i++) {
+		const struct probe_fact *x = &rep->facts[i];
+		size_t kl = strlen(x->key), sl = sizeof suffix - 1;
+		if (strcmp(x->stage, "nvml") == 0 && kl > sl && strcmp(x->key + kl - sl, suffix) == 0 &&
+		    strtoull(x->value, NULL, 10) >> 20 < INIT_FREE_MIB) {
+			*from = i + 1;
+			return x;
+		}
+	}
+	return NULL;
+}
+
+/* What a code of the CUDA runtime or driver API alone cannot say: each entry picks the finding
+ * from the context (NULL: no known cause). table_id is the error table's finding for the code;
+ * the table's note for the code says the same in words. */
+struct refinement {
+	long code;
+	const char *(*pick)(const struct diag_ctx *d, const struct probe_step *s, const char *table_id);
+};
+
+/* 3, cudaErrorInitializationError / CUDA_ERROR_NOT_INITIALIZED: a full GPU, or no GPU at all. */
+static const char *pick_init_failed(const struct diag_ctx *d, const struct probe_step *s, const char *table_id)
+{
+	(void)s;
+	size_t from = 0;
+	if (full_gpu(d->inv->probe, &from))
+		return "gpu-out-of-memory";
+	return gpu_nodes(d) ? NULL : table_id;
+}
+
+/* 35, cudaErrorInsufficientDriver: cudart says so also when it found no libcuda at all; then
+ * cudaDriverGetVersion succeeds with 0 (verified with cudart 11.8 and 13.0). */
+static const char *pick_insufficient_driver(const struct diag_ctx *d, const struct probe_step *s, const char *table_id)
+{
+	const char *dv = probe_fact_get(d->inv->probe, s->stage, s->target, "driver_cuda_version");
+	return dv && strcmp(dv, "0") == 0 ? "no-driver" : table_id;
+}
+
+/* 999, unknown error: points to the missing nvidia-uvm node, and nowhere when it is there. */
+static const char *pick_unknown_error(const struct diag_ctx *d, const struct probe_step *s, const char *table_id)
+{
+	(void)s;
+	return node_exists(d, "/dev/nvidia-uvm") ? NULL : table_id;
+}
+
+static const struct refinement refinements[] = {
+	{ 3, pick_init_failed },
+	{ 35, pick_insufficient_driver },
+	{ 999, pick_unknown_error },
+};
+
+/* The finding a failed step points to: the error table's, refined by the context. */
 static const char *step_finding(const struct diag_ctx *d, const struct probe_step *s)
 {
-	const struct probe_report *rep = d->inv->probe;
 	const struct kb_error *e = s->api ? kb_error_lookup(s->api, s->code) : NULL;
-	const char *id = e ? e->finding : NULL;
-	if (strcmp(s->api ? s->api : "", "cudart") == 0 && s->code == 35) {
-		/* cudart says "insufficient driver" also when it found no libcuda at all: then
-		 * cudaDriverGetVersion succeeds with 0 (verified with cudart 11.8 and 13.0) */
-		const char *dv = probe_fact_get(rep, s->stage, s->target, "driver_cuda_version");
-		if (dv && strcmp(dv, "0") == 0)
-			return "no-driver";
-	}
-	if (s->code == 999 && (strcmp(s->api ? s->api : "", "cu") == 0 ||
-			       strcmp(s->api ? s->api : "", "cudart") == 0)) {
-		bool uvm = false;
-		for (size_t i = 0; i < d->inv->driver.n_nodes; i++)
-			if (strcmp(d->inv->driver.nodes[i].path, "/dev/nvidia-uvm") == 0)
-				uvm = d->inv->driver.nodes[i].exists;
-		if (!uvm)
-			return "nvidia-uvm-missing";
-		if (id && strcmp(id, "nvidia-uvm-missing") == 0)
-			return NULL; /* 999 with the node present: no known cause */
-	}
-	return id && *id ? id : NULL;
+	const char *id = e && e->finding && *e->finding ? e->finding : NULL;
+	if (e && (strcmp(s->api, "cu") == 0 || strcmp(s->api, "cudart") == 0))
+		for (size_t i = 0; i < sizeof refinements / sizeof refinements[0]; i++)
+			if (refinements[i].code == s->code)
+				return refinements[i].pick(d, s, id);
+	return id;
 }
 
 /* A failed step whose own code names no cause (CUBLAS_STATUS_NOT_INITIALIZED ...) takes the cause
@@ -99,21 +169,30 @@ static struct finding *existing(struct diag_ctx *d, const char *id)
 	return NULL;
 }
 
+static void fill_new(struct diag_ctx *d, struct finding *f, const char *id, const struct probe_step *s);
+
+/* The rule's finding: the one another family made first, else a new one with the probe's cause
+ * (s: the step that points to it, or NULL). */
+static struct finding *joined(struct diag_ctx *d, const struct rule *self, const struct probe_step *s,
+			      const char *summary)
+{
+	struct finding *f = existing(d, self->id);
+	if (!f) {
+		f = rule_emit(d, self, "%s", summary);
+		fill_new(d, f, self->id, s);
+	}
+	return f;
+}
+
 static void visible_devices_reason(struct diag_ctx *d, struct finding *f)
 {
 	const char *cvd = envsnap_get(&d->ctx->env, "CUDA_VISIBLE_DEVICES");
-	bool nodes = false;
-	for (size_t i = 0; i < d->inv->driver.n_nodes; i++) {
-		const char *p = d->inv->driver.nodes[i].path;
-		if (d->inv->driver.nodes[i].exists && strncmp(p, "/dev/nvidia", 11) == 0 && isdigit((unsigned char)p[11]))
-			nodes = true;
-	}
 	if (cvd) {
 		finding_evidence(f, "CUDA_VISIBLE_DEVICES=%s (%s)", cvd, d->ctx->env.origin ? d->ctx->env.origin : "environment");
 		finding_cause(f, "CUDA_VISIBLE_DEVICES is set to \"%s\", which hides the GPUs from CUDA when it is "
 				 "empty, -1, or names devices that do not exist.", cvd);
 		finding_fix(f, "unset CUDA_VISIBLE_DEVICES (or set it to existing indices or GPU UUIDs: nvidia-smi -L)");
-	} else if (!nodes) {
+	} else if (!gpu_nodes(d)) {
 		finding_evidence(f, "no /dev/nvidia0, /dev/nvidia1, ... device nodes");
 		if (d->inv->system.container) {
 			finding_cause(f, "This is a container without GPU access: the GPU device nodes were not "
@@ -132,69 +211,184 @@ static void visible_devices_reason(struct diag_ctx *d, struct finding *f)
 	}
 }
 
-static void fill_new(struct diag_ctx *d, struct finding *f, const char *id, const struct probe_step *s)
+static void fill_driver_too_old(struct diag_ctx *d, struct finding *f, const struct probe_step *s)
 {
 	const struct probe_report *rep = d->inv->probe;
 	const char *drv = probe_fact_get(rep, "driver", NULL, "driver_cuda_version");
 	if (!drv && s)
 		drv = probe_fact_get(rep, s->stage, s->target, "driver_cuda_version");
 	const char *rt = s ? probe_fact_get(rep, s->stage, s->target, "runtime_version") : NULL;
-	if (strcmp(id, "driver-too-old") == 0) {
-		finding_cause(f, "The CUDA runtime is newer than the driver supports: the driver supports CUDA up to %s, "
-				 "the runtime is CUDA %s. Minor-version compatibility covers only runtimes of the "
-				 "driver's own CUDA major.",
-			      drv ? cuda_ver(d->ctx->arena, drv) : "?", rt ? cuda_ver(d->ctx->arena, rt) : "?");
-		finding_fix(f, "install a newer NVIDIA driver (one supporting CUDA %s), or use a CUDA runtime "
-			       "(PyTorch/TF build) that matches CUDA %s",
-			    rt ? cuda_ver(d->ctx->arena, rt) : "of the runtime", drv ? cuda_ver(d->ctx->arena, drv) : "of the driver");
-		finding_ref(f, REF_COMPAT);
-	} else if (strcmp(id, "stub-libcuda") == 0) {
-		finding_cause(f, "The libcuda.so.1 that was loaded is the CUDA toolkit's link-time stub, whose every "
-				 "entry point returns CUDA_ERROR_STUB_LIBRARY (34). The stubs directory is on the "
-				 "search path before the real driver library.");
-		finding_fix(f, "remove .../lib64/stubs from LD_LIBRARY_PATH (and from /etc/ld.so.conf.d, then sudo ldconfig)");
-	} else if (strcmp(id, "no-device") == 0) {
-		visible_devices_reason(d, f);
-	} else if (strcmp(id, "no-driver") == 0) {
-		finding_cause(f, "The CUDA runtime found no libcuda.so.1 at all: cudaDriverGetVersion returned 0, and "
-				 "every call fails with cudaErrorInsufficientDriver (35).");
-		finding_fix(f, "install the NVIDIA driver's user-space library (Debian: apt install libcuda1), or in a "
-			       "container run it with --gpus all");
-	} else if (strcmp(id, "nvidia-uvm-missing") == 0) {
-		finding_cause(f, "CUDA failed with an unknown error (999) and /dev/nvidia-uvm does not exist: the "
-				 "nvidia-uvm kernel module is not loaded, and CUDA cannot manage memory without it.");
-		finding_fix(f, "sudo modprobe nvidia-uvm (or run nvidia-modprobe -u -c=0 once); in a container, pass /dev/nvidia-uvm in");
-	} else if (strcmp(id, "driver-userspace-mismatch") == 0) {
-		finding_cause(f, "The user-space driver libraries and the loaded kernel module come from different "
-				 "driver versions (typically after a driver upgrade without a reboot).");
-		finding_fix(f, "reboot, or reload the module: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia");
-	} else if (strcmp(id, "forward-compat-unsupported") == 0) {
-		finding_cause(f, "A CUDA forward-compatibility libcuda (cuda-compat) was loaded, but this GPU does not "
-				 "support forward compatibility (only data-center GPUs and some RTX/NGC SKUs do).");
-		finding_fix(f, "remove the compat directory (/usr/local/cuda-*/compat) from LD_LIBRARY_PATH or the ld cache, "
-			       "or upgrade the driver instead");
-		finding_ref(f, "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html");
-	} else if (strcmp(id, "no-kernel-image") == 0) {
-		finding_cause(f, "The code contains no GPU binary for this GPU's architecture and no PTX that can be "
-				 "compiled for it.");
-		finding_fix(f, "use a build compiled for this GPU (cudx arch FILE shows what a binary contains)");
-	} else if (strcmp(id, "ptx-too-new") == 0) {
-		finding_cause(f, "The PTX was generated by a newer compiler than the driver's PTX JIT understands.");
-		finding_fix(f, "upgrade the NVIDIA driver, or use a build with SASS for this GPU");
-	} else if (strcmp(id, "cudnn-cuda-mismatch") == 0) {
-		finding_cause(f, "cuDNN was built for a different CUDA major than the CUDA runtime it is used with.");
-		finding_fix(f, "install the cuDNN build for your CUDA major (pip: nvidia-cudnn-cuXX)");
+	finding_cause(f, "The CUDA runtime is newer than the driver supports: the driver supports CUDA up to %s, "
+			 "the runtime is CUDA %s. Minor-version compatibility covers only runtimes of the "
+			 "driver's own CUDA major.",
+		      drv ? cuda_ver(d->ctx->arena, drv) : "?", rt ? cuda_ver(d->ctx->arena, rt) : "?");
+	finding_fix(f, "install a newer NVIDIA driver (one supporting CUDA %s), or use a CUDA runtime "
+		       "(PyTorch/TF build) that matches CUDA %s",
+		    rt ? cuda_ver(d->ctx->arena, rt) : "of the runtime", drv ? cuda_ver(d->ctx->arena, drv) : "of the driver");
+	finding_ref(f, REF_COMPAT);
+}
+
+static void fill_no_device(struct diag_ctx *d, struct finding *f, const struct probe_step *s)
+{
+	(void)s;
+	visible_devices_reason(d, f);
+}
+
+/* "535.309.01" from ".../libcuda.so.535.309.01": the driver version that user-space driver
+ * libraries carry in their file names (research/formats.md §5.2); NULL for "libcuda.so.1". */
+static const char *driver_suffix(const char *file)
+{
+	const char *base = file ? strrchr(file, '/') : NULL;
+	const char *so = strstr(base ? base : file ? file : "", ".so.");
+	return so && strchr(so + 4, '.') ? so + 4 : NULL;
+}
+
+/* The ptx stage's loads: its own libcuda ("load libcuda.so.1", the stage's target) and, after a
+ * failed JIT, the JIT compiler by the name libcuda uses (probe_stage_ptx.c). */
+static const struct probe_step *ptx_load(const struct probe_report *rep, bool own)
+{
+	for (size_t i = 0; i < rep->n_steps; i++) {
+		const struct probe_step *t = &rep->steps[i];
+		if (strcmp(t->stage, "ptx") == 0 && strncmp(t->name, "load ", 5) == 0 &&
+		    (strcmp(t->name + 5, t->target) == 0) == own)
+			return t;
+	}
+	return NULL;
+}
+
+static void fill_ptxjit_missing(struct diag_ctx *d, struct finding *f, const struct probe_step *s)
+{
+	(void)s;
+	const struct probe_report *rep = d->inv->probe;
+	const struct probe_step *jit = ptx_load(rep, false), *cu = ptx_load(rep, true);
+	const char *cuda = cu && cu->outcome == PROBE_OK ? cu->value : NULL;
+	const char *cuda_v = driver_suffix(cuda);
+	if (jit && jit->outcome == PROBE_OK) {
+		const char *jit_v = driver_suffix(jit->value);
+		finding_evidence(f, "probe: the loader finds %s: %s", jit->name + 5, jit->value);
+		if (jit_v && cuda_v && strcmp(jit_v, cuda_v) != 0)
+			finding_cause(f, "libcuda.so.1 could not use its PTX JIT compiler: the loader finds %s of driver %s, "
+					 "but libcuda is of driver %s, and the driver's libraries work only with their own "
+					 "version.",
+				      jit->name + 5, jit_v, cuda_v);
+		else
+			finding_cause(f, "libcuda.so.1 could not use its PTX JIT compiler, although the loader finds %s: the "
+					 "file is damaged or not of the driver's version, so code shipped as PTX cannot "
+					 "be compiled for this GPU.",
+				      jit->name + 5);
+	} else {
+		if (jit)
+			finding_evidence(f, "probe: the loader finds no %s: %s", jit->name + 5,
+					 jit->value ? jit->value : "not found");
+		finding_cause(f, "The driver's PTX JIT compiler is not installed: libcuda.so.1 loads %s when a program "
+				 "brings PTX instead of code for this GPU, and %s, so PTX cannot be JIT-compiled.",
+			      jit ? jit->name + 5 : "it", jit ? "the loader finds none" : "could not find it");
+	}
+	if (cuda)
+		finding_evidence(f, "probe: libcuda.so.1 is %s", cuda);
+	finding_fix(f, "install the driver's PTX JIT compiler package of the same version as the driver%s%s "
+		       "(Debian: apt install libnvidia-ptxjitcompiler1, the version of libcuda1)",
+		    cuda_v ? " " : "", cuda_v ? cuda_v : "");
+}
+
+static void fill_gpu_out_of_memory(struct diag_ctx *d, struct finding *f, const struct probe_step *s)
+{
+	(void)s;
+	const struct probe_report *rep = d->inv->probe;
+	finding_cause(f, "CUDA could not initialise because the GPU's memory is used up: creating a CUDA context "
+			 "needs a few hundred MiB, and the libraries report the failure as an initialisation "
+			 "error, not as out of memory.");
+	size_t from = 0;
+	for (const struct probe_fact *x; (x = full_gpu(rep, &from));) {
+		int dev = atoi(x->key + 7); /* device.N.memory_free */
+		char key[64];
+		snprintf(key, sizeof key, "device.%d.memory", dev);
+		const char *total = probe_fact_get(rep, "nvml", NULL, key);
+		finding_evidence(f, "probe: NVML: GPU %d has %llu MiB free of %llu MiB", dev,
+				 strtoull(x->value, NULL, 10) >> 20, total ? strtoull(total, NULL, 10) >> 20 : 0);
+	}
+	finding_fix(f, "free GPU memory: nvidia-smi lists the processes holding it; stop them, or run on another GPU "
+		       "(CUDA_VISIBLE_DEVICES)");
+}
+
+/* What the probe says about each finding it makes itself (when no other family made it first). */
+struct cause {
+	const char *id;
+	const char *cause, *fix, *ref; /* fixed texts, or */
+	void (*fill)(struct diag_ctx *d, struct finding *f, const struct probe_step *s);
+};
+
+static const struct cause causes[] = {
+	{ "driver-too-old", .fill = fill_driver_too_old },
+	{ "stub-libcuda",
+	  "The libcuda.so.1 that was loaded is the CUDA toolkit's link-time stub, whose every entry point returns "
+	  "CUDA_ERROR_STUB_LIBRARY (34). The stubs directory is on the search path before the real driver library.",
+	  "remove .../lib64/stubs from LD_LIBRARY_PATH (and from /etc/ld.so.conf.d, then sudo ldconfig)", NULL, NULL },
+	{ "no-device", .fill = fill_no_device },
+	{ "no-driver",
+	  "The CUDA runtime found no libcuda.so.1 at all: cudaDriverGetVersion returned 0, and every call fails with "
+	  "cudaErrorInsufficientDriver (35).",
+	  "install the NVIDIA driver's user-space library (Debian: apt install libcuda1), or in a container run it with "
+	  "--gpus all",
+	  NULL, NULL },
+	{ "nvidia-uvm-missing",
+	  "CUDA failed with an unknown error (999) and /dev/nvidia-uvm does not exist: the nvidia-uvm kernel module is "
+	  "not loaded, and CUDA cannot manage memory without it.",
+	  "sudo modprobe nvidia-uvm (or run nvidia-modprobe -u -c=0 once); in a container, pass /dev/nvidia-uvm in", NULL,
+	  NULL },
+	{ "driver-userspace-mismatch",
+	  "The user-space driver libraries and the loaded kernel module come from different driver versions (typically "
+	  "after a driver upgrade without a reboot).",
+	  "reboot, or reload the module: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia",
+	  NULL, NULL },
+	{ "forward-compat-unsupported",
+	  "A CUDA forward-compatibility libcuda (cuda-compat) was loaded, but this GPU does not support forward "
+	  "compatibility (only data-center GPUs and some RTX/NGC SKUs do).",
+	  "remove the compat directory (/usr/local/cuda-*/compat) from LD_LIBRARY_PATH or the ld cache, or upgrade the "
+	  "driver instead",
+	  "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html", NULL },
+	{ "no-kernel-image",
+	  "The code contains no GPU binary for this GPU's architecture and no PTX that can be compiled for it.",
+	  "use a build compiled for this GPU (cudx arch FILE shows what a binary contains)", NULL, NULL },
+	{ "ptx-too-new", "The PTX was generated by a newer compiler than the driver's PTX JIT understands.",
+	  "upgrade the NVIDIA driver, or use a build with SASS for this GPU", NULL, NULL },
+	{ "ptxjit-missing", .fill = fill_ptxjit_missing },
+	{ "gpu-busy",
+	  "The GPU is busy or unavailable to this process: its compute mode is EXCLUSIVE_PROCESS and another process "
+	  "holds it, or PROHIBITED (no CUDA contexts at all).",
+	  "nvidia-smi -q -d COMPUTE shows the compute mode; sudo nvidia-smi -c DEFAULT resets it, or stop the process "
+	  "holding the GPU (nvidia-smi lists it)",
+	  NULL, NULL },
+	{ "gpu-out-of-memory", .fill = fill_gpu_out_of_memory },
+	{ "cudnn-cuda-mismatch", "cuDNN was built for a different CUDA major than the CUDA runtime it is used with.",
+	  "install the cuDNN build for your CUDA major (pip: nvidia-cudnn-cuXX)", NULL, NULL },
+};
+
+static void fill_new(struct diag_ctx *d, struct finding *f, const char *id, const struct probe_step *s)
+{
+	for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+		const struct cause *c = &causes[i];
+		if (strcmp(c->id, id) != 0)
+			continue;
+		if (c->fill)
+			c->fill(d, f, s);
+		if (c->cause)
+			finding_cause(f, "%s", c->cause);
+		if (c->fix)
+			finding_fix(f, "%s", c->fix);
+		if (c->ref)
+			finding_ref(f, c->ref);
+		return;
 	}
 }
 
 static void emit_code_findings(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	struct finding *f = NULL;
 	size_t shown = 0;
-	bool fresh = false;
 	for (size_t i = 0; i < rep->n_steps; i++) {
 		const struct probe_step *s = &rep->steps[i];
 		if (s->outcome != PROBE_FAILED || !s->has_code || strcmp(s->stage, "locate") == 0)
@@ -202,16 +396,9 @@ static void emit_code_findings(struct diag_ctx *d, const struct rule *self)
 		const char *id = resolved_finding(d, i);
 		if (!id || strcmp(id, self->id) != 0)
 			continue;
-		if (!f) {
-			f = existing(d, self->id);
-			if (!f) {
-				f = rule_emit(d, self, "live probe: %s %s returned %s", s->target, s->name,
-					      code_desc(d->ctx->arena, s));
-				fresh = true;
-			}
-			if (fresh)
-				fill_new(d, f, self->id, s);
-		}
+		if (!f)
+			f = joined(d, self, s, arena_printf(d->ctx->arena, "live probe: %s %s returned %s", s->target, s->name,
+							    code_desc(d->ctx->arena, s)));
 		if (shown++ < MAX_EVIDENCE)
 			finding_evidence(f, "probe: %s: %s returned %s", step_where(d->ctx->arena, s), s->name,
 					 code_desc(d->ctx->arena, s));
@@ -244,10 +431,23 @@ static const char *run_library(const struct probe_report *rep, const struct prob
 	return lib;
 }
 
+/* A child that did not finish: the finding names the library and the step it was in. */
+static struct finding *emit_run(struct diag_ctx *d, const struct rule *self, const struct probe_run *r,
+				const char *summary)
+{
+	const char *lib = run_library(d->inv->probe, r);
+	struct finding *f = rule_emit(d, self, "%s", summary);
+	finding_subject(f, lib ? lib : r->target);
+	if (lib)
+		finding_evidence(f, "library: %s", lib);
+	finding_evidence(f, "last step begun: %s", r->last_step ? r->last_step : "(none recorded)");
+	return f;
+}
+
 static void check_crashed(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	for (size_t i = 0; i < rep->n_runs; i++) {
 		const struct probe_run *r = &rep->runs[i];
@@ -257,16 +457,13 @@ static void check_crashed(struct diag_ctx *d, const struct rule *self)
 				  : r->end == PROBE_RUN_EXITED ? arena_printf(d->ctx->arena, "called exit(%d)", r->exit_status)
 							       : "wrote garbage into the probe's result pipe";
 		const char *lib = run_library(rep, r);
-		struct finding *f = rule_emit(d, self, "the %s probe of %s %s%s%s", r->stage, r->target, how,
-					      r->last_step ? " in " : "", r->last_step ? r->last_step : "");
-		finding_subject(f, lib ? lib : r->target);
+		const char *summary = arena_printf(d->ctx->arena, "the %s probe of %s %s%s%s", r->stage, r->target, how,
+						   r->last_step ? " in " : "", r->last_step ? r->last_step : "");
+		struct finding *f = emit_run(d, self, r, summary);
 		finding_cause(f, "The vendor library %s while cudx's probe child was inside %s. A program that uses this "
 				 "library the same way dies the same way. The probe ran it in a separate process; "
 				 "everything else in this report is unaffected.",
 			      how, r->last_step ? r->last_step : "its first step");
-		if (lib)
-			finding_evidence(f, "library: %s", lib);
-		finding_evidence(f, "last step begun: %s", r->last_step ? r->last_step : "(none recorded)");
 		if (r->problem)
 			finding_evidence(f, "record stream: %s", r->problem);
 		finding_fix(f, "reinstall the package that owns %s, or take its directory off the search path", lib ? lib : r->target);
@@ -276,24 +473,20 @@ static void check_crashed(struct diag_ctx *d, const struct rule *self)
 
 static void check_timeout(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	for (size_t i = 0; i < rep->n_runs; i++) {
 		const struct probe_run *r = &rep->runs[i];
 		if (r->end != PROBE_RUN_TIMEOUT)
 			continue;
-		const char *lib = run_library(rep, r);
-		struct finding *f = rule_emit(d, self, "the %s probe of %s did not finish within %.0f s%s%s", r->stage,
-					      r->target, d->ctx->opt->probe_timeout, r->last_step ? ": stuck in " : "",
-					      r->last_step ? r->last_step : "");
-		finding_subject(f, lib ? lib : r->target);
+		const char *summary = arena_printf(d->ctx->arena, "the %s probe of %s did not finish within %.0f s%s%s",
+						   r->stage, r->target, d->ctx->opt->probe_timeout,
+						   r->last_step ? ": stuck in " : "", r->last_step ? r->last_step : "");
+		struct finding *f = emit_run(d, self, r, summary);
 		finding_cause(f, "A call into the vendor library did not return; cudx killed the probe child. A hung "
 				 "cuInit usually means a GPU that stopped responding, a driver waiting on a lock "
 				 "(another process, nvidia-persistenced), or a remote/virtual GPU that is unreachable.");
-		if (lib)
-			finding_evidence(f, "library: %s", lib);
-		finding_evidence(f, "last step begun: %s", r->last_step ? r->last_step : "(none recorded)");
 		finding_fix(f, "check for hung GPU processes and driver errors: nvidia-smi; sudo dmesg | grep -i -E 'NVRM|Xid'");
 		finding_fix(f, "give the probe more time: cudx --probe-timeout 60");
 	}
@@ -308,8 +501,8 @@ static void check_timeout(struct diag_ctx *d, const struct rule *self)
 
 static void check_wrong(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	for (size_t i = 0; i < rep->n_steps; i++) {
 		const struct probe_step *s = &rep->steps[i];
@@ -327,8 +520,8 @@ static void check_wrong(struct diag_ctx *d, const struct rule *self)
 /* cuDNN built for CUDA major M with no cudart of major M here (or cuDNN said so itself). */
 static void check_cudnn_cuda(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	emit_code_findings(d, self);
 	for (size_t i = 0; i < rep->n_facts; i++) {
@@ -348,12 +541,9 @@ static void check_cudnn_cuda(struct diag_ctx *d, const struct rule *self)
 		}
 		if (have || !seen || want <= 0)
 			continue;
-		struct finding *f = existing(d, self->id);
-		if (!f) {
-			f = rule_emit(d, self, "cuDNN %s was built for CUDA %ld, but the CUDA runtime here is %s",
-				      x->target, want, cuda_ver(d->ctx->arena, seen));
-			fill_new(d, f, self->id, NULL);
-		}
+		struct finding *f = joined(d, self, NULL,
+					   arena_printf(d->ctx->arena, "cuDNN %s was built for CUDA %ld, but the CUDA runtime here is %s",
+							x->target, want, cuda_ver(d->ctx->arena, seen)));
 		finding_evidence(f, "probe: %s cudnnGetCudartVersion = %s", x->target, x->value);
 		for (size_t k = 0; k < rep->n_facts; k++)
 			if (strcmp(rep->facts[k].stage, "runtime") == 0 && strcmp(rep->facts[k].key, "runtime_version") == 0)
@@ -364,19 +554,16 @@ static void check_cudnn_cuda(struct diag_ctx *d, const struct rule *self)
 /* NVML's driver version against the kernel module's. */
 static void check_nvml_kernel(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	emit_code_findings(d, self);
 	const char *nv = probe_fact_get(rep, "nvml", NULL, "driver_version");
 	const char *kv = d->inv->driver.kernel_version ? d->inv->driver.kernel_version : d->inv->driver.module_version;
 	if (!nv || !kv || strcmp(nv, kv) == 0)
 		return;
-	struct finding *f = existing(d, self->id);
-	if (!f) {
-		f = rule_emit(d, self, "NVML reports driver %s but the kernel module is %s", nv, kv);
-		fill_new(d, f, self->id, NULL);
-	}
+	struct finding *f =
+		joined(d, self, NULL, arena_printf(d->ctx->arena, "NVML reports driver %s but the kernel module is %s", nv, kv));
 	finding_evidence(f, "probe: nvmlSystemGetDriverVersion = %s; kernel module %s", nv, kv);
 }
 
@@ -385,8 +572,8 @@ static bool covered(const char *id);
 /* A failure no table row explains: still shown, with the library's own words. */
 static void check_unmapped(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	for (size_t i = 0; i < rep->n_steps; i++) {
 		const struct probe_step *s = &rep->steps[i];
@@ -408,8 +595,8 @@ static void check_unmapped(struct diag_ctx *d, const struct rule *self)
  * missing): unlike "not installed", this is a broken installation. */
 static void check_load_failed(struct diag_ctx *d, const struct rule *self)
 {
-	const struct probe_report *rep = d->inv->probe;
-	if (!rep || !rep->ran)
+	const struct probe_report *rep = probe_of(d);
+	if (!rep)
 		return;
 	for (size_t i = 0; i < rep->n_steps; i++) {
 		const struct probe_step *s = &rep->steps[i];
@@ -447,14 +634,18 @@ static const struct rule probe_rules[] = {
 	{ "no-device", SEV_ERROR, emit_code_findings },
 	{ "no-kernel-image", SEV_ERROR, emit_code_findings },
 	{ "ptx-too-new", SEV_ERROR, emit_code_findings },
+	{ "ptxjit-missing", SEV_ERROR, emit_code_findings },
 	{ "cudnn-cuda-mismatch", SEV_ERROR, check_cudnn_cuda },
 	{ "wrong-result", SEV_ERROR, check_wrong },
 	{ "probe-load-failed", SEV_ERROR, check_load_failed },
-	/* ids the error table points some codes to, owned by other families: the probe's
-	 * evidence joins their finding, or makes one */
+	/* ids the error table points some codes to, owned by other families (gpu-busy and
+	 * gpu-out-of-memory are explain's causes): the probe's evidence joins their finding, or
+	 * makes one */
 	{ "cudnn-mixed-versions", SEV_ERROR, emit_code_findings },
 	{ "lib-not-found", SEV_ERROR, emit_code_findings },
 	{ "device-node-permission", SEV_ERROR, emit_code_findings },
+	{ "gpu-busy", SEV_ERROR, emit_code_findings },
+	{ "gpu-out-of-memory", SEV_ERROR, emit_code_findings },
 	{ "probe-step-failed", SEV_WARNING, check_unmapped },
 };
 

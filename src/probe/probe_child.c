@@ -157,3 +157,76 @@ void *probe_sym(struct probe_child *c, void *lib, const char *sym)
 	}
 	return p;
 }
+
+void probe_bind(void *fns, size_t size, void *lib, const struct probe_sym_entry *t, size_t n)
+{
+	memset(fns, 0, size);
+	for (size_t i = 0; i < n; i++) {
+		void *cur;
+		memcpy(&cur, (char *)fns + t[i].offset, sizeof cur);
+		if (cur)
+			continue;
+		void *p = dlsym(lib, t[i].name);
+		memcpy((char *)fns + t[i].offset, &p, sizeof p);
+	}
+}
+
+void *probe_open(struct probe_child *c, char *file, void *fns, size_t size, const struct probe_sym_entry *t,
+		 size_t n)
+{
+	void *lib = probe_load(c, c->target, file);
+	if (lib)
+		probe_bind(fns, size, lib, t, n);
+	return lib;
+}
+
+void probe_name_codes(struct probe_child *c, const char *api, const char *(*name_code)(void *, long, const char **),
+		      void *ctx)
+{
+	c->api = api;
+	c->name_code = name_code;
+	c->name_ctx = ctx;
+}
+
+const char *probe_names_of(void *ctx, long code, const char **text)
+{
+	const struct probe_code_names *n = ctx;
+	*text = n->text ? n->text((int)code) : NULL;
+	return n->name ? n->name((int)code) : NULL;
+}
+
+bool probe_int_call(struct probe_child *c, const char *step, int (*fn)(int *), const char *key, int *out)
+{
+	int n = 0;
+	char v[32];
+	double t0 = probe_begin(c, step);
+	int rc = fn(&n);
+	snprintf(v, sizeof v, "%d", n);
+	if (!probe_code(c, step, t0, rc, v))
+		return false;
+	if (key)
+		probe_fact(c, key, "%d", n);
+	if (out)
+		*out = n;
+	return true;
+}
+
+void probe_dev_begin(struct probe_child *c, struct probe_dev_step *s, const char *call, unsigned index,
+		     const char *what)
+{
+	snprintf(s->name, sizeof s->name, "%s %u%s%s", call, index, what ? " " : "", what ? what : "");
+	s->index = index;
+	s->t0 = probe_begin(c, s->name);
+}
+
+bool probe_dev_end(struct probe_child *c, const struct probe_dev_step *s, int rc, const char *key, const char *value)
+{
+	if (!probe_code(c, s->name, s->t0, rc, value))
+		return false;
+	if (key) {
+		char k[64];
+		snprintf(k, sizeof k, "device.%u.%s", s->index, key);
+		probe_fact_for(c, NULL, k, value);
+	}
+	return true;
+}

@@ -1,7 +1,6 @@
 #include "probe/probe_cuda.h"
 
-#include <dlfcn.h>
-#include <string.h>
+#include <stddef.h>
 
 static const char *cu_name(void *ctx, long code, const char **text)
 {
@@ -15,42 +14,44 @@ static const char *cu_name(void *ctx, long code, const char **text)
 	return name;
 }
 
-/* dlsym returns void *; converting it to a function pointer is what POSIX requires to work. */
-#define SYM(field, name) memcpy(&cu->field, &(void *){ dlsym(lib, name) }, sizeof(void *))
+#define CU(field, sym) PROBE_SYM(struct probe_cu, field, sym)
 
-void probe_cu_bind(struct probe_child *c, struct probe_cu *cu, void *lib)
+static const struct probe_sym_entry cu_syms[] = {
+	CU(cuDriverGetVersion, "cuDriverGetVersion"),
+	CU(cuInit, "cuInit"),
+	CU(cuDeviceGetCount, "cuDeviceGetCount"),
+	CU(cuDeviceGet, "cuDeviceGet"),
+	CU(cuDeviceGetName, "cuDeviceGetName"),
+	CU(cuDeviceGetAttribute, "cuDeviceGetAttribute"),
+	CU(cuDeviceTotalMem, "cuDeviceTotalMem_v2"),
+	CU(cuDeviceGetUuid, "cuDeviceGetUuid_v2"),
+	CU(cuDeviceGetUuid, "cuDeviceGetUuid"), /* drivers before _v2 */
+	CU(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId"),
+	CU(cuGetErrorName, "cuGetErrorName"),
+	CU(cuGetErrorString, "cuGetErrorString"),
+	CU(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+	CU(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+	CU(cuCtxSetCurrent, "cuCtxSetCurrent"),
+	CU(cuCtxSynchronize, "cuCtxSynchronize"),
+	CU(cuModuleLoadDataEx, "cuModuleLoadDataEx"),
+	CU(cuModuleGetFunction, "cuModuleGetFunction"),
+	CU(cuModuleUnload, "cuModuleUnload"),
+	CU(cuMemAlloc, "cuMemAlloc_v2"),
+	CU(cuMemFree, "cuMemFree_v2"),
+	CU(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+	CU(cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+	CU(cuLaunchKernel, "cuLaunchKernel"),
+};
+
+void *probe_cu_open(struct probe_child *c, struct probe_cu *cu, char *file)
 {
-	memset(cu, 0, sizeof *cu);
-	SYM(cuDriverGetVersion, "cuDriverGetVersion");
-	SYM(cuInit, "cuInit");
-	SYM(cuDeviceGetCount, "cuDeviceGetCount");
-	SYM(cuDeviceGet, "cuDeviceGet");
-	SYM(cuDeviceGetName, "cuDeviceGetName");
-	SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute");
-	SYM(cuDeviceTotalMem, "cuDeviceTotalMem_v2");
-	SYM(cuDeviceGetUuid, "cuDeviceGetUuid_v2");
-	if (!cu->cuDeviceGetUuid)
-		SYM(cuDeviceGetUuid, "cuDeviceGetUuid");
-	SYM(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
-	SYM(cuGetErrorName, "cuGetErrorName");
-	SYM(cuGetErrorString, "cuGetErrorString");
-	SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-	SYM(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-	SYM(cuCtxSetCurrent, "cuCtxSetCurrent");
-	SYM(cuCtxSynchronize, "cuCtxSynchronize");
-	SYM(cuModuleLoadDataEx, "cuModuleLoadDataEx");
-	SYM(cuModuleGetFunction, "cuModuleGetFunction");
-	SYM(cuModuleUnload, "cuModuleUnload");
-	SYM(cuMemAlloc, "cuMemAlloc_v2");
-	SYM(cuMemFree, "cuMemFree_v2");
-	SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-	SYM(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-	SYM(cuLaunchKernel, "cuLaunchKernel");
+	void *lib = probe_open(c, file, cu, sizeof *cu, PROBE_SYMS(cu_syms));
+	if (!lib)
+		return NULL;
 	if (!cu->cuDriverGetVersion)
 		probe_sym(c, lib, "cuDriverGetVersion");
 	if (!cu->cuInit)
 		probe_sym(c, lib, "cuInit");
-	c->api = "cu";
-	c->name_code = cu_name;
-	c->name_ctx = cu;
+	probe_name_codes(c, "cu", cu_name, cu);
+	return lib;
 }

@@ -38,8 +38,9 @@ struct probe_cu {
 			      unsigned, void *, void **, void **);
 };
 
-/* Resolve the entry points (missing ones stay NULL; the essential ones are recorded as MISSING
- * steps) and make the child name codes with cuGetErrorName. */
-void probe_cu_bind(struct probe_child *c, struct probe_cu *cu, void *lib);
+/* Load the stage's libcuda (c->target), resolve the entry points (missing ones stay NULL; the
+ * essential ones are recorded as MISSING steps) and make the child name codes with cuGetErrorName.
+ * NULL when it did not load. */
+void *probe_cu_open(struct probe_child *c, struct probe_cu *cu, char *file);
 
 #endif

@@ -1,35 +1,28 @@
 #include "probe/probe_cudart.h"
 
-#include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
-#include <string.h>
 
-static const char *rt_name(void *ctx, long code, const char **text)
-{
-	struct probe_cudart *rt = ctx;
-	*text = rt->error_string ? rt->error_string((int)code) : NULL;
-	return rt->error_name ? rt->error_name((int)code) : NULL;
-}
+#define RT(field, sym) PROBE_SYM(struct probe_cudart, field, sym)
 
-#define SYM(field, name) memcpy(&rt->field, &(void *){ dlsym(lib, name) }, sizeof(void *))
+static const struct probe_sym_entry rt_syms[] = {
+	RT(runtime_version, "cudaRuntimeGetVersion"),
+	RT(driver_version, "cudaDriverGetVersion"),
+	RT(device_count, "cudaGetDeviceCount"),
+	RT(malloc, "cudaMalloc"),
+	RT(free, "cudaFree"),
+	RT(memcpy, "cudaMemcpy"),
+	RT(malloc_host, "cudaMallocHost"),
+	RT(free_host, "cudaFreeHost"),
+	RT(sync, "cudaDeviceSynchronize"),
+	RT(names.name, "cudaGetErrorName"),
+	RT(names.text, "cudaGetErrorString"),
+};
 
 void probe_cudart_bind(struct probe_child *c, struct probe_cudart *rt, void *lib)
 {
-	memset(rt, 0, sizeof *rt);
-	SYM(runtime_version, "cudaRuntimeGetVersion");
-	SYM(driver_version, "cudaDriverGetVersion");
-	SYM(device_count, "cudaGetDeviceCount");
-	SYM(malloc, "cudaMalloc");
-	SYM(free, "cudaFree");
-	SYM(memcpy, "cudaMemcpy");
-	SYM(malloc_host, "cudaMallocHost");
-	SYM(free_host, "cudaFreeHost");
-	SYM(sync, "cudaDeviceSynchronize");
-	SYM(error_name, "cudaGetErrorName");
-	SYM(error_string, "cudaGetErrorString");
-	c->api = "cudart";
-	c->name_code = rt_name;
-	c->name_ctx = rt;
+	probe_bind(rt, sizeof *rt, lib, PROBE_SYMS(rt_syms));
+	probe_name_codes(c, "cudart", probe_names_of, &rt->names);
 }
 
 bool probe_cudart_ready(struct probe_child *c, struct probe_cudart *rt, char *file)
@@ -42,21 +35,11 @@ bool probe_cudart_ready(struct probe_child *c, struct probe_cudart *rt, char *fi
 		probe_sym(c, lib, "cudaGetDeviceCount");
 		return false;
 	}
+	/* 0 here tells "no libcuda at all" from "libcuda too old" */
+	if (rt->driver_version)
+		probe_int_call(c, "cudaDriverGetVersion", rt->driver_version, "driver_cuda_version", NULL);
 	int n = 0;
-	char v[32];
-	double t0;
-	if (rt->driver_version) { /* 0 here tells "no libcuda at all" from "libcuda too old" */
-		t0 = probe_begin(c, "cudaDriverGetVersion");
-		int rc = rt->driver_version(&n);
-		snprintf(v, sizeof v, "%d", n);
-		if (probe_code(c, "cudaDriverGetVersion", t0, rc, v))
-			probe_fact(c, "driver_cuda_version", "%d", n);
-		n = 0;
-	}
-	t0 = probe_begin(c, "cudaGetDeviceCount");
-	int rc = rt->device_count(&n);
-	snprintf(v, sizeof v, "%d", n);
-	return probe_code(c, "cudaGetDeviceCount", t0, rc, v) && n > 0;
+	return probe_int_call(c, "cudaGetDeviceCount", rt->device_count, NULL, &n) && n > 0;
 }
 
 void *probe_cudart_upload(struct probe_child *c, struct probe_cudart *rt, const float *h, size_t n,
@@ -75,4 +58,19 @@ void *probe_cudart_upload(struct probe_child *c, struct probe_cudart *rt, const 
 	if (!probe_code(c, step, t0, rt->memcpy(d, h, n * sizeof *h, PROBE_MEMCPY_H2D), NULL))
 		return NULL;
 	return d;
+}
+
+void probe_cudart_check(struct probe_child *c, struct probe_cudart *rt, const char *rtfile, const char *file,
+			const struct probe_check *k, float *host, const void *dev, const float *want, size_t n)
+{
+	probe_name_codes(c, "cudart", probe_names_of, &rt->names);
+	c->library = rtfile;
+	double t0 = probe_begin(c, k->copy);
+	if (!probe_code(c, k->copy, t0, rt->memcpy(host, dev, n * sizeof *host, PROBE_MEMCPY_D2H), NULL))
+		return;
+	bool same = true;
+	for (size_t i = 0; i < n; i++)
+		same = same && fabsf(host[i] - want[i]) < 1e-3f;
+	c->library = file;
+	probe_outcome(c, k->step, 0, same ? PROBE_OK : PROBE_WRONG, same ? k->ok : k->wrong);
 }

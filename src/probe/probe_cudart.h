@@ -21,8 +21,7 @@ struct probe_cudart {
 	int (*malloc_host)(void **, size_t);
 	int (*free_host)(void *);
 	int (*sync)(void);
-	const char *(*error_name)(int);
-	const char *(*error_string)(int);
+	struct probe_code_names names; /* cudaGetErrorName, cudaGetErrorString */
 };
 
 /* Resolve the entry points and make c name codes with cudaGetErrorName. */
@@ -32,5 +31,16 @@ bool probe_cudart_ready(struct probe_child *c, struct probe_cudart *rt, char *fi
 /* Copy n floats to a new device buffer, recording the steps; NULL on failure. */
 void *probe_cudart_upload(struct probe_child *c, struct probe_cudart *rt, const float *h, size_t n,
 			  const char *what);
+/* The end of a library's computation, which the caller made with the library `file`: copy its n
+ * floats at dev back to host with rt (the cudart in rtfile that gave the memory), compare them
+ * with want, and report the outcome. */
+struct probe_check {
+	const char *copy;  /* the copy step: "cudaMemcpy C to host" */
+	const char *step;  /* "SGEMM result verified" */
+	const char *ok;    /* its value when the result matches */
+	const char *wrong; /* and when it does not */
+};
+void probe_cudart_check(struct probe_child *c, struct probe_cudart *rt, const char *rtfile, const char *file,
+			const struct probe_check *k, float *host, const void *dev, const float *want, size_t n);
 
 #endif

@@ -308,8 +308,10 @@ void probe_run(struct arena *a, const struct probe_options *o, struct probe_repo
 
 	if (st & PROBE_STAGE_PTX) {
 		const char *count = probe_fact_get(rep, "driver", "libcuda.so.1", "device_count");
+		const struct kb_lib **jit;
+		const char *jit_name = kb_names(a, "ptxjitcompiler", &jit) ? jit[0]->name : NULL;
 		if (count && atoi(count) > 0)
-			run_stage(&p, "ptx", "libcuda.so.1", NULL, NULL, probe_stage_ptx);
+			run_stage(&p, "ptx", "libcuda.so.1", jit_name, NULL, probe_stage_ptx);
 	}
 
 	if (st & PROBE_STAGE_CUBLAS)

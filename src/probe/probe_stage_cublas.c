@@ -1,8 +1,6 @@
 /* Stage 4: cuBLAS: a handle and a 4x4 SGEMM whose result is checked on the host. cuBLAS links its
  * own copy of cudart statically; device memory comes from the shared cudart of the same CUDA
  * major (c->helper), as a framework would have it. */
-#include <dlfcn.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,36 +14,35 @@ struct probe_cublas {
 	int (*property)(int, int *);
 	int (*sgemm)(void *, int, int, int, int, int, const float *, const float *, int, const float *,
 		     int, const float *, float *, int);
-	const char *(*status_name)(int);
-	const char *(*status_string)(int);
+	struct probe_code_names names; /* cublasGetStatusName, cublasGetStatusString */
 };
 
-static const char *blas_name(void *ctx, long code, const char **text)
-{
-	struct probe_cublas *b = ctx;
-	*text = b->status_string ? b->status_string((int)code) : NULL;
-	return b->status_name ? b->status_name((int)code) : NULL;
-}
+#define BLAS(field, sym) PROBE_SYM(struct probe_cublas, field, sym)
 
-#define SYM(field, name) memcpy(&b.field, &(void *){ dlsym(lib, name) }, sizeof(void *))
+static const struct probe_sym_entry blas_syms[] = {
+	BLAS(create, "cublasCreate_v2"),
+	BLAS(destroy, "cublasDestroy_v2"),
+	BLAS(property, "cublasGetProperty"),
+	BLAS(sgemm, "cublasSgemm_v2"),
+	BLAS(names.name, "cublasGetStatusName"),
+	BLAS(names.text, "cublasGetStatusString"),
+};
+
+static const struct probe_check sgemm_check = {
+	.copy = "cudaMemcpy C to host",
+	.step = "SGEMM result verified",
+	.ok = "4x4 product matches the host",
+	.wrong = "the 4x4 product differs from the host's",
+};
 
 void probe_stage_cublas(struct probe_child *c)
 {
 	char file[PROBE_PATH_MAX], rtfile[PROBE_PATH_MAX];
-	void *lib = probe_load(c, c->target, file);
+	struct probe_cublas b;
+	void *lib = probe_open(c, file, &b, sizeof b, PROBE_SYMS(blas_syms));
 	if (!lib)
 		return;
-	struct probe_cublas b;
-	memset(&b, 0, sizeof b);
-	SYM(create, "cublasCreate_v2");
-	SYM(destroy, "cublasDestroy_v2");
-	SYM(property, "cublasGetProperty");
-	SYM(sgemm, "cublasSgemm_v2");
-	SYM(status_name, "cublasGetStatusName");
-	SYM(status_string, "cublasGetStatusString");
-	c->api = "cublas";
-	c->name_code = blas_name;
-	c->name_ctx = &b;
+	probe_name_codes(c, "cublas", probe_names_of, &b.names);
 	if (b.property) {
 		int ma = 0, mi = 0, pa = 0;
 		double t0 = probe_begin(c, "cublasGetProperty");
@@ -91,25 +88,13 @@ void probe_stage_cublas(struct probe_child *c)
 	void *dC = dB ? probe_cudart_upload(c, &rt, C, N * N, "C") : NULL;
 	if (!dC)
 		return;
-	c->api = "cublas";
-	c->name_code = blas_name;
-	c->name_ctx = &b;
+	probe_name_codes(c, "cublas", probe_names_of, &b.names);
 	c->library = file;
 	const float one = 1, zero = 0;
 	t0 = probe_begin(c, "cublasSgemm");
 	if (!probe_code(c, "cublasSgemm", t0, b.sgemm(h, 0, 0, N, N, N, &one, dA, N, dB, N, &zero, dC, N), "4x4"))
 		return;
-	probe_cudart_bind(c, &rt, dlopen(rtfile, RTLD_NOW | RTLD_NOLOAD));
-	c->library = rtfile;
-	t0 = probe_begin(c, "cudaMemcpy C to host");
-	if (!probe_code(c, "cudaMemcpy C to host", t0, rt.memcpy(C, dC, sizeof C, PROBE_MEMCPY_D2H), NULL))
-		return;
-	bool same = true;
-	for (int i = 0; i < N * N; i++)
-		same = same && fabsf(C[i] - want[i]) < 1e-3f;
-	c->library = file;
-	probe_outcome(c, "SGEMM result verified", 0, same ? PROBE_OK : PROBE_WRONG,
-		      same ? "4x4 product matches the host" : "the 4x4 product differs from the host's");
+	probe_cudart_check(c, &rt, rtfile, file, &sgemm_check, C, dC, want, N * N);
 	if (b.destroy)
 		b.destroy(h);
 }

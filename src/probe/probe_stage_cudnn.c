@@ -1,8 +1,6 @@
 /* Stage 5: cuDNN: its version, the CUDA runtime it was built for (cudnnGetCudartVersion), a
  * handle, and a small convolution forward checked on the host. Device memory comes from the
  * shared cudart of the CUDA major cuDNN was built for; c->candidates lists them as "MAJOR=NAME". */
-#include <dlfcn.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +12,7 @@ struct probe_cudnn {
 	size_t (*cudart_version)(void);
 	int (*create)(void **);
 	int (*destroy)(void *);
-	const char *(*error_string)(int);
+	struct probe_code_names names; /* cudnnGetErrorString gives the name ("CUDNN_STATUS_...") */
 	int (*tensor_create)(void **);
 	int (*tensor_set)(void *, int, int, int, int, int, int);
 	int (*filter_create)(void **);
@@ -25,14 +23,29 @@ struct probe_cudnn {
 		       void *, size_t, const void *, void *, void *);
 };
 
-static const char *dnn_name(void *ctx, long code, const char **text)
-{
-	struct probe_cudnn *d = ctx;
-	*text = NULL;
-	return d->error_string ? d->error_string((int)code) : NULL;
-}
+#define DNN(field, sym) PROBE_SYM(struct probe_cudnn, field, sym)
 
-#define SYM(field, name) memcpy(&d.field, &(void *){ dlsym(lib, name) }, sizeof(void *))
+static const struct probe_sym_entry dnn_syms[] = {
+	DNN(version, "cudnnGetVersion"),
+	DNN(cudart_version, "cudnnGetCudartVersion"),
+	DNN(create, "cudnnCreate"),
+	DNN(destroy, "cudnnDestroy"),
+	DNN(names.name, "cudnnGetErrorString"),
+	DNN(tensor_create, "cudnnCreateTensorDescriptor"),
+	DNN(tensor_set, "cudnnSetTensor4dDescriptor"),
+	DNN(filter_create, "cudnnCreateFilterDescriptor"),
+	DNN(filter_set, "cudnnSetFilter4dDescriptor"),
+	DNN(conv_create, "cudnnCreateConvolutionDescriptor"),
+	DNN(conv_set, "cudnnSetConvolution2dDescriptor"),
+	DNN(forward, "cudnnConvolutionForward"),
+};
+
+static const struct probe_check conv_check = {
+	.copy = "cudaMemcpy y to host",
+	.step = "convolution result verified",
+	.ok = "2x2 output matches the host",
+	.wrong = "the convolution output differs from the host's",
+};
 
 /* x: 1x1x4x4, w: 1x1x3x3, no padding, stride 1 -> y: 1x1x2x2 (cross-correlation, as cuDNN). */
 #define XH 4
@@ -53,26 +66,11 @@ static const char *helper_for(const struct probe_child *c, long major)
 void probe_stage_cudnn(struct probe_child *c)
 {
 	char file[PROBE_PATH_MAX], rtfile[PROBE_PATH_MAX];
-	void *lib = probe_load(c, c->target, file);
+	struct probe_cudnn d;
+	void *lib = probe_open(c, file, &d, sizeof d, PROBE_SYMS(dnn_syms));
 	if (!lib)
 		return;
-	struct probe_cudnn d;
-	memset(&d, 0, sizeof d);
-	SYM(version, "cudnnGetVersion");
-	SYM(cudart_version, "cudnnGetCudartVersion");
-	SYM(create, "cudnnCreate");
-	SYM(destroy, "cudnnDestroy");
-	SYM(error_string, "cudnnGetErrorString");
-	SYM(tensor_create, "cudnnCreateTensorDescriptor");
-	SYM(tensor_set, "cudnnSetTensor4dDescriptor");
-	SYM(filter_create, "cudnnCreateFilterDescriptor");
-	SYM(filter_set, "cudnnSetFilter4dDescriptor");
-	SYM(conv_create, "cudnnCreateConvolutionDescriptor");
-	SYM(conv_set, "cudnnSetConvolution2dDescriptor");
-	SYM(forward, "cudnnConvolutionForward");
-	c->name_code = dnn_name;
-	c->name_ctx = &d;
-	c->api = "cudnn9";
+	probe_name_codes(c, "cudnn9", probe_names_of, &d.names);
 	char v[64];
 	long cudart = 0;
 	if (d.version) {
@@ -130,9 +128,7 @@ void probe_stage_cudnn(struct probe_child *c)
 	if (!dy)
 		return;
 	c->library = file;
-	c->name_code = dnn_name;
-	c->name_ctx = &d;
-	c->api = dnn_api;
+	probe_name_codes(c, dnn_api, probe_names_of, &d.names);
 	void *xd = NULL, *yd = NULL, *wd = NULL, *cd = NULL;
 	t0 = probe_begin(c, "cudnn descriptors");
 	int rc = d.tensor_create(&xd);
@@ -157,17 +153,7 @@ void probe_stage_cudnn(struct probe_child *c)
 	rc = d.forward(h, &one, xd, dx, wd, dw, cd, 0, NULL, 0, &zero, yd, dy);
 	if (!probe_code(c, "cudnnConvolutionForward", t0, rc, "4x4 * 3x3"))
 		return;
-	probe_cudart_bind(c, &rt, dlopen(rtfile, RTLD_NOW | RTLD_NOLOAD));
-	c->library = rtfile;
-	t0 = probe_begin(c, "cudaMemcpy y to host");
-	if (!probe_code(c, "cudaMemcpy y to host", t0, rt.memcpy(y, dy, sizeof y, PROBE_MEMCPY_D2H), NULL))
-		return;
-	bool same = true;
-	for (int i = 0; i < YH * YH; i++)
-		same = same && fabsf(y[i] - want[i]) < 1e-3f;
-	c->library = file;
-	probe_outcome(c, "convolution result verified", 0, same ? PROBE_OK : PROBE_WRONG,
-		      same ? "2x2 output matches the host" : "the convolution output differs from the host's");
+	probe_cudart_check(c, &rt, rtfile, file, &conv_check, y, dy, want, YH * YH);
 	if (d.destroy)
 		d.destroy(h);
 }

@@ -6,101 +6,66 @@
 #include "probe/probe_child.h"
 #include "probe/probe_cuda.h"
 
+static void probe_device(struct probe_child *c, const struct probe_cu *cu, unsigned i)
+{
+	struct probe_dev_step s;
+	char buf[256];
+	int dev = 0;
+	probe_dev_begin(c, &s, "cuDeviceGet", i, NULL);
+	if (!cu->cuDeviceGet || !probe_dev_end(c, &s, cu->cuDeviceGet(&dev, (int)i), NULL, NULL))
+		return;
+	if (cu->cuDeviceGetName) {
+		memset(buf, 0, sizeof buf);
+		probe_dev_begin(c, &s, "cuDeviceGetName", i, NULL);
+		probe_dev_end(c, &s, cu->cuDeviceGetName(buf, (int)sizeof buf - 1, dev), "name", buf);
+	}
+	if (cu->cuDeviceGetAttribute) {
+		int ma = 0, mi = 0;
+		probe_dev_begin(c, &s, "cuDeviceGetAttribute", i, "compute capability");
+		int rc = cu->cuDeviceGetAttribute(&ma, PROBE_CU_ATTR_CC_MAJOR, dev);
+		if (rc == 0)
+			rc = cu->cuDeviceGetAttribute(&mi, PROBE_CU_ATTR_CC_MINOR, dev);
+		snprintf(buf, sizeof buf, "%d.%d", ma, mi);
+		probe_dev_end(c, &s, rc, "cc", buf);
+	}
+	if (cu->cuDeviceTotalMem) {
+		size_t mem = 0;
+		probe_dev_begin(c, &s, "cuDeviceTotalMem", i, NULL);
+		int rc = cu->cuDeviceTotalMem(&mem, dev);
+		snprintf(buf, sizeof buf, "%zu", mem);
+		probe_dev_end(c, &s, rc, "memory", buf);
+	}
+	if (cu->cuDeviceGetUuid) {
+		unsigned char u[16] = { 0 };
+		probe_dev_begin(c, &s, "cuDeviceGetUuid", i, NULL);
+		int rc = cu->cuDeviceGetUuid(u, dev);
+		snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+			 u[14], u[15]);
+		probe_dev_end(c, &s, rc, "uuid", buf);
+	}
+	if (cu->cuDeviceGetPCIBusId) {
+		memset(buf, 0, sizeof buf);
+		probe_dev_begin(c, &s, "cuDeviceGetPCIBusId", i, NULL);
+		probe_dev_end(c, &s, cu->cuDeviceGetPCIBusId(buf, 64, dev), "pci_bus_id", buf);
+	}
+}
+
 void probe_stage_driver(struct probe_child *c)
 {
 	char file[PROBE_PATH_MAX];
-	void *lib = probe_load(c, c->target, file);
-	if (!lib)
-		return;
 	struct probe_cu cu;
-	probe_cu_bind(c, &cu, lib);
-	if (!cu.cuDriverGetVersion || !cu.cuInit)
+	if (!probe_cu_open(c, &cu, file) || !cu.cuDriverGetVersion || !cu.cuInit)
 		return;
+	probe_int_call(c, "cuDriverGetVersion", cu.cuDriverGetVersion, "driver_cuda_version", NULL);
 
-	int ver = 0;
-	double t0 = probe_begin(c, "cuDriverGetVersion");
-	int rc = cu.cuDriverGetVersion(&ver);
-	char v[64];
-	snprintf(v, sizeof v, "%d", ver);
-	if (probe_code(c, "cuDriverGetVersion", t0, rc, v))
-		probe_fact(c, "driver_cuda_version", "%d", ver);
-
-	t0 = probe_begin(c, "cuInit");
+	double t0 = probe_begin(c, "cuInit");
 	if (!probe_code(c, "cuInit", t0, cu.cuInit(0), NULL))
 		return;
 
 	int n = 0;
-	if (!cu.cuDeviceGetCount)
+	if (!cu.cuDeviceGetCount || !probe_int_call(c, "cuDeviceGetCount", cu.cuDeviceGetCount, "device_count", &n))
 		return;
-	t0 = probe_begin(c, "cuDeviceGetCount");
-	rc = cu.cuDeviceGetCount(&n);
-	snprintf(v, sizeof v, "%d", n);
-	if (!probe_code(c, "cuDeviceGetCount", t0, rc, v))
-		return;
-	probe_fact(c, "device_count", "%d", n);
-
-	for (int i = 0; i < n && i < PROBE_MAX_DEVICES; i++) {
-		char step[64], key[64], buf[256];
-		int dev = 0;
-		snprintf(step, sizeof step, "cuDeviceGet %d", i);
-		t0 = probe_begin(c, step);
-		if (!cu.cuDeviceGet || !probe_code(c, step, t0, cu.cuDeviceGet(&dev, i), NULL))
-			continue;
-		if (cu.cuDeviceGetName) {
-			memset(buf, 0, sizeof buf);
-			snprintf(step, sizeof step, "cuDeviceGetName %d", i);
-			t0 = probe_begin(c, step);
-			if (probe_code(c, step, t0, cu.cuDeviceGetName(buf, (int)sizeof buf - 1, dev), buf)) {
-				snprintf(key, sizeof key, "device.%d.name", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-		if (cu.cuDeviceGetAttribute) {
-			int ma = 0, mi = 0;
-			snprintf(step, sizeof step, "cuDeviceGetAttribute %d compute capability", i);
-			t0 = probe_begin(c, step);
-			rc = cu.cuDeviceGetAttribute(&ma, PROBE_CU_ATTR_CC_MAJOR, dev);
-			if (rc == 0)
-				rc = cu.cuDeviceGetAttribute(&mi, PROBE_CU_ATTR_CC_MINOR, dev);
-			snprintf(buf, sizeof buf, "%d.%d", ma, mi);
-			if (probe_code(c, step, t0, rc, buf)) {
-				snprintf(key, sizeof key, "device.%d.cc", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-		if (cu.cuDeviceTotalMem) {
-			size_t mem = 0;
-			snprintf(step, sizeof step, "cuDeviceTotalMem %d", i);
-			t0 = probe_begin(c, step);
-			rc = cu.cuDeviceTotalMem(&mem, dev);
-			snprintf(buf, sizeof buf, "%zu", mem);
-			if (probe_code(c, step, t0, rc, buf)) {
-				snprintf(key, sizeof key, "device.%d.memory", i);
-				probe_fact(c, key, "%zu", mem);
-			}
-		}
-		if (cu.cuDeviceGetUuid) {
-			unsigned char u[16] = { 0 };
-			snprintf(step, sizeof step, "cuDeviceGetUuid %d", i);
-			t0 = probe_begin(c, step);
-			rc = cu.cuDeviceGetUuid(u, dev);
-			snprintf(buf, sizeof buf,
-				 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-				 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
-				 u[12], u[13], u[14], u[15]);
-			if (probe_code(c, step, t0, rc, buf)) {
-				snprintf(key, sizeof key, "device.%d.uuid", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-		if (cu.cuDeviceGetPCIBusId) {
-			memset(buf, 0, sizeof buf);
-			snprintf(step, sizeof step, "cuDeviceGetPCIBusId %d", i);
-			t0 = probe_begin(c, step);
-			if (probe_code(c, step, t0, cu.cuDeviceGetPCIBusId(buf, 64, dev), buf)) {
-				snprintf(key, sizeof key, "device.%d.pci_bus_id", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-	}
+	for (int i = 0; i < n && i < PROBE_MAX_DEVICES; i++)
+		probe_device(c, &cu, (unsigned)i);
 }

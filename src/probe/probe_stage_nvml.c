@@ -1,6 +1,5 @@
 /* Stage 2: NVML, what nvidia-smi reads. Its driver version is compared with the kernel module's by
  * the rules (NVML_ERROR_LIB_RM_VERSION_MISMATCH 18 is the same problem seen from inside). */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +12,8 @@ struct nvml_memory {
 struct probe_nvml {
 	int (*init)(void);
 	int (*shutdown)(void);
-	const char *(*error_string)(int);
+	/* nvmlErrorString gives a text; NVML has no name function (the knowledge base names codes) */
+	struct probe_code_names names;
 	int (*driver_version)(char *, unsigned);
 	int (*cuda_version)(int *);
 	int (*count)(unsigned *);
@@ -24,37 +24,69 @@ struct probe_nvml {
 	int (*memory)(void *, struct nvml_memory *);
 };
 
-static const char *nvml_name(void *ctx, long code, const char **text)
-{
-	struct probe_nvml *n = ctx;
-	*text = n->error_string ? n->error_string((int)code) : NULL;
-	return NULL; /* NVML has no name function; the knowledge base names the code */
-}
+#define NV(field, sym) PROBE_SYM(struct probe_nvml, field, sym)
 
-#define SYM(field, name) memcpy(&n.field, &(void *){ dlsym(lib, name) }, sizeof(void *))
+static const struct probe_sym_entry nvml_syms[] = {
+	NV(init, "nvmlInit_v2"),
+	NV(shutdown, "nvmlShutdown"),
+	NV(names.text, "nvmlErrorString"),
+	NV(driver_version, "nvmlSystemGetDriverVersion"),
+	NV(cuda_version, "nvmlSystemGetCudaDriverVersion_v2"),
+	NV(count, "nvmlDeviceGetCount_v2"),
+	NV(handle, "nvmlDeviceGetHandleByIndex_v2"),
+	NV(name, "nvmlDeviceGetName"),
+	NV(uuid, "nvmlDeviceGetUUID"),
+	NV(cc, "nvmlDeviceGetCudaComputeCapability"),
+	NV(memory, "nvmlDeviceGetMemoryInfo"),
+};
+
+static void probe_device(struct probe_child *c, const struct probe_nvml *n, unsigned i)
+{
+	struct probe_dev_step s;
+	char buf[256];
+	void *dev = NULL;
+	probe_dev_begin(c, &s, "nvmlDeviceGetHandleByIndex", i, NULL);
+	if (!probe_dev_end(c, &s, n->handle(i, &dev), NULL, NULL))
+		return;
+	if (n->name) {
+		memset(buf, 0, sizeof buf);
+		probe_dev_begin(c, &s, "nvmlDeviceGetName", i, NULL);
+		probe_dev_end(c, &s, n->name(dev, buf, 96), "name", buf);
+	}
+	if (n->uuid) {
+		memset(buf, 0, sizeof buf);
+		probe_dev_begin(c, &s, "nvmlDeviceGetUUID", i, NULL);
+		probe_dev_end(c, &s, n->uuid(dev, buf, 96), "uuid", buf);
+	}
+	if (n->cc) {
+		int ma = 0, mi = 0;
+		probe_dev_begin(c, &s, "nvmlDeviceGetCudaComputeCapability", i, NULL);
+		int rc = n->cc(dev, &ma, &mi);
+		snprintf(buf, sizeof buf, "%d.%d", ma, mi);
+		probe_dev_end(c, &s, rc, "cc", buf);
+	}
+	if (n->memory) {
+		struct nvml_memory m = { 0, 0, 0 };
+		probe_dev_begin(c, &s, "nvmlDeviceGetMemoryInfo", i, NULL);
+		int rc = n->memory(dev, &m);
+		snprintf(buf, sizeof buf, "%llu", m.total);
+		if (probe_dev_end(c, &s, rc, "memory", buf)) {
+			/* free memory: a GPU that is full fails CUDA's initialisation (rules_probe.c) */
+			char key[64];
+			snprintf(key, sizeof key, "device.%u.memory_free", i);
+			probe_fact(c, key, "%llu", m.free);
+		}
+	}
+}
 
 void probe_stage_nvml(struct probe_child *c)
 {
 	char file[PROBE_PATH_MAX];
-	void *lib = probe_load(c, c->target, file);
+	struct probe_nvml n;
+	void *lib = probe_open(c, file, &n, sizeof n, PROBE_SYMS(nvml_syms));
 	if (!lib)
 		return;
-	struct probe_nvml n;
-	memset(&n, 0, sizeof n);
-	SYM(init, "nvmlInit_v2");
-	SYM(shutdown, "nvmlShutdown");
-	SYM(error_string, "nvmlErrorString");
-	SYM(driver_version, "nvmlSystemGetDriverVersion");
-	SYM(cuda_version, "nvmlSystemGetCudaDriverVersion_v2");
-	SYM(count, "nvmlDeviceGetCount_v2");
-	SYM(handle, "nvmlDeviceGetHandleByIndex_v2");
-	SYM(name, "nvmlDeviceGetName");
-	SYM(uuid, "nvmlDeviceGetUUID");
-	SYM(cc, "nvmlDeviceGetCudaComputeCapability");
-	SYM(memory, "nvmlDeviceGetMemoryInfo");
-	c->api = "nvml";
-	c->name_code = nvml_name;
-	c->name_ctx = &n;
+	probe_name_codes(c, "nvml", probe_names_of, &n.names);
 	if (!n.init) {
 		probe_sym(c, lib, "nvmlInit_v2");
 		return;
@@ -70,14 +102,8 @@ void probe_stage_nvml(struct probe_child *c)
 		if (probe_code(c, "nvmlSystemGetDriverVersion", t0, n.driver_version(buf, 80), buf))
 			probe_fact(c, "driver_version", "%s", buf);
 	}
-	if (n.cuda_version) {
-		int v = 0;
-		t0 = probe_begin(c, "nvmlSystemGetCudaDriverVersion");
-		int rc = n.cuda_version(&v);
-		snprintf(buf, sizeof buf, "%d", v);
-		if (probe_code(c, "nvmlSystemGetCudaDriverVersion", t0, rc, buf))
-			probe_fact(c, "driver_cuda_version", "%d", v);
-	}
+	if (n.cuda_version)
+		probe_int_call(c, "nvmlSystemGetCudaDriverVersion", n.cuda_version, "driver_cuda_version", NULL);
 	unsigned count = 0;
 	if (n.count) {
 		t0 = probe_begin(c, "nvmlDeviceGetCount");
@@ -88,54 +114,8 @@ void probe_stage_nvml(struct probe_child *c)
 		else
 			count = 0;
 	}
-	for (unsigned i = 0; i < count && i < PROBE_MAX_DEVICES && n.handle; i++) {
-		char step[64], key[64];
-		void *dev = NULL;
-		snprintf(step, sizeof step, "nvmlDeviceGetHandleByIndex %u", i);
-		t0 = probe_begin(c, step);
-		if (!probe_code(c, step, t0, n.handle(i, &dev), NULL))
-			continue;
-		if (n.name) {
-			memset(buf, 0, sizeof buf);
-			snprintf(step, sizeof step, "nvmlDeviceGetName %u", i);
-			t0 = probe_begin(c, step);
-			if (probe_code(c, step, t0, n.name(dev, buf, 96), buf)) {
-				snprintf(key, sizeof key, "device.%u.name", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-		if (n.uuid) {
-			memset(buf, 0, sizeof buf);
-			snprintf(step, sizeof step, "nvmlDeviceGetUUID %u", i);
-			t0 = probe_begin(c, step);
-			if (probe_code(c, step, t0, n.uuid(dev, buf, 96), buf)) {
-				snprintf(key, sizeof key, "device.%u.uuid", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-		if (n.cc) {
-			int ma = 0, mi = 0;
-			snprintf(step, sizeof step, "nvmlDeviceGetCudaComputeCapability %u", i);
-			t0 = probe_begin(c, step);
-			int rc = n.cc(dev, &ma, &mi);
-			snprintf(buf, sizeof buf, "%d.%d", ma, mi);
-			if (probe_code(c, step, t0, rc, buf)) {
-				snprintf(key, sizeof key, "device.%u.cc", i);
-				probe_fact(c, key, "%s", buf);
-			}
-		}
-		if (n.memory) {
-			struct nvml_memory m = { 0, 0, 0 };
-			snprintf(step, sizeof step, "nvmlDeviceGetMemoryInfo %u", i);
-			t0 = probe_begin(c, step);
-			int rc = n.memory(dev, &m);
-			snprintf(buf, sizeof buf, "%llu", m.total);
-			if (probe_code(c, step, t0, rc, buf)) {
-				snprintf(key, sizeof key, "device.%u.memory", i);
-				probe_fact(c, key, "%llu", m.total);
-			}
-		}
-	}
+	for (unsigned i = 0; i < count && i < PROBE_MAX_DEVICES && n.handle; i++)
+		probe_device(c, &n, i);
 	if (n.shutdown) {
 		t0 = probe_begin(c, "nvmlShutdown");
 		probe_code(c, "nvmlShutdown", t0, n.shutdown(), NULL);

@@ -1,8 +1,9 @@
 /* Stage 6: PTX JIT through the driver API: load a small embedded PTX kernel, launch it, check the
  * result. This is what fails when libnvidia-ptxjitcompiler is missing (221), when the PTX is newer
  * than the driver's JIT (222), or when the GPU cannot run what was built (209). The PTX is ISA 6.0
- * for sm_50 (CUDA 9 era) so that any driver able to run CUDA at all can JIT it. */
-#include <stdio.h>
+ * for sm_50 (CUDA 9 era) so that any driver able to run CUDA at all can JIT it. c->helper is the
+ * name libcuda loads its PTX JIT compiler by (the knowledge base's dlopen edges). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "probe/probe_cuda.h"
@@ -42,14 +43,29 @@ static const char saxpy_ptx[] =
 
 #define PTX_N 256
 
+/* libcuda loads the JIT compiler by name when it first needs it. When the JIT failed, the file that
+ * name reaches, if any, tells a missing compiler from a broken or mismatched one (ptxjit-missing).
+ * Loaded lazily and not called, as the locate stage does. */
+static void locate_jit_compiler(struct probe_child *c)
+{
+	if (!c->helper)
+		return;
+	char jit[PROBE_PATH_MAX];
+	const char *library = c->library;
+	bool lazy = c->lazy;
+	c->lazy = true;
+	if (probe_load(c, c->helper, jit))
+		probe_fact(c, "jit_compiler", "%s", jit);
+	c->lazy = lazy;
+	c->library = library;
+}
+
 void probe_stage_ptx(struct probe_child *c)
 {
 	char file[PROBE_PATH_MAX];
-	void *lib = probe_load(c, c->target, file);
-	if (!lib)
-		return;
 	struct probe_cu cu;
-	probe_cu_bind(c, &cu, lib);
+	if (!probe_cu_open(c, &cu, file))
+		return;
 	if (!cu.cuInit || !cu.cuDeviceGet || !cu.cuDevicePrimaryCtxRetain || !cu.cuCtxSetCurrent ||
 	    !cu.cuModuleLoadDataEx || !cu.cuModuleGetFunction || !cu.cuMemAlloc || !cu.cuMemcpyHtoD ||
 	    !cu.cuMemcpyDtoH || !cu.cuLaunchKernel || !cu.cuCtxSynchronize) {
@@ -73,8 +89,10 @@ void probe_stage_ptx(struct probe_child *c)
 	void *mod = NULL, *fn = NULL;
 	t0 = probe_begin(c, "cuModuleLoadDataEx (PTX JIT)");
 	if (!probe_code(c, "cuModuleLoadDataEx (PTX JIT)", t0,
-			cu.cuModuleLoadDataEx(&mod, saxpy_ptx, 0, NULL, NULL), "PTX ISA 6.0, sm_50"))
+			cu.cuModuleLoadDataEx(&mod, saxpy_ptx, 0, NULL, NULL), "PTX ISA 6.0, sm_50")) {
+		locate_jit_compiler(c);
 		return;
+	}
 	t0 = probe_begin(c, "cuModuleGetFunction");
 	if (!probe_code(c, "cuModuleGetFunction", t0, cu.cuModuleGetFunction(&fn, mod, "cudx_probe_saxpy"),
 			"cudx_probe_saxpy"))

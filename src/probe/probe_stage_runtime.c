@@ -1,6 +1,5 @@
 /* Stage 3: one CUDA runtime (cudart), as deviceQuery does it, plus a device memory round trip and
  * pinned host memory: the first things every framework does. */
-#include <stdio.h>
 #include <string.h>
 
 #include "probe/probe_cudart.h"
@@ -16,37 +15,17 @@ void probe_stage_runtime(struct probe_child *c)
 		return;
 	struct probe_cudart rt;
 	probe_cudart_bind(c, &rt, lib);
-	char v[64];
-	double t0;
-	int rc;
-	if (rt.runtime_version) {
-		int ver = 0;
-		t0 = probe_begin(c, "cudaRuntimeGetVersion");
-		rc = rt.runtime_version(&ver);
-		snprintf(v, sizeof v, "%d", ver);
-		if (probe_code(c, "cudaRuntimeGetVersion", t0, rc, v))
-			probe_fact(c, "runtime_version", "%d", ver);
-	}
-	if (rt.driver_version) {
-		int ver = 0;
-		t0 = probe_begin(c, "cudaDriverGetVersion");
-		rc = rt.driver_version(&ver);
-		snprintf(v, sizeof v, "%d", ver);
-		/* 0 with success means cudart found no libcuda at all */
-		if (probe_code(c, "cudaDriverGetVersion", t0, rc, v))
-			probe_fact(c, "driver_cuda_version", "%d", ver);
-	}
+	if (rt.runtime_version)
+		probe_int_call(c, "cudaRuntimeGetVersion", rt.runtime_version, "runtime_version", NULL);
+	/* 0 with success means cudart found no libcuda at all */
+	if (rt.driver_version)
+		probe_int_call(c, "cudaDriverGetVersion", rt.driver_version, "driver_cuda_version", NULL);
 	if (!rt.device_count || !rt.malloc || !rt.memcpy || !rt.free) {
 		probe_sym(c, lib, "cudaGetDeviceCount");
 		return;
 	}
-	int n = 0;
-	t0 = probe_begin(c, "cudaGetDeviceCount");
-	rc = rt.device_count(&n);
-	snprintf(v, sizeof v, "%d", n);
-	if (!probe_code(c, "cudaGetDeviceCount", t0, rc, v))
+	if (!probe_int_call(c, "cudaGetDeviceCount", rt.device_count, "device_count", NULL))
 		return;
-	probe_fact(c, "device_count", "%d", n);
 
 	/* A round trip through device memory with a pattern that a no-op copy cannot fake. */
 	static unsigned char src[ROUND_TRIP_BYTES], back[ROUND_TRIP_BYTES];
@@ -54,7 +33,7 @@ void probe_stage_runtime(struct probe_child *c)
 		src[i] = (unsigned char)(i * 131u + 7u);
 	memset(back, 0, sizeof back);
 	void *d = NULL;
-	t0 = probe_begin(c, "cudaMalloc");
+	double t0 = probe_begin(c, "cudaMalloc");
 	if (!probe_code(c, "cudaMalloc", t0, rt.malloc(&d, sizeof src), "1 MiB"))
 		return;
 	t0 = probe_begin(c, "cudaMemcpy host to device");

@@ -12,3 +12,4 @@ b libcudart_double.c libcudart.so.13
 b libnvml_double.c libnvidia-ml.so.1
 b libcublas_double.c libcublas.so.13
 b libcudnn_double.c libcudnn.so.9
+b libptxjit_double.c libnvidia-ptxjitcompiler.so.1

@@ -1,5 +1,6 @@
 /* TEST DOUBLE of libcuda.so.1 (no GPU on CI): simulates devices, failure codes, crashes, hangs and
  * exit() inside the driver. Device memory is host memory; the PTX kernel is run on the host. */
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,7 +102,8 @@ int cuDeviceGetPCIBusId(char *s, int len, int d)
 
 int cuGetErrorName(int code, const char **s)
 {
-	*s = code == 0 ? "CUDA_SUCCESS" : code == 222 ? "CUDA_ERROR_UNSUPPORTED_PTX_VERSION" : "CUDA_ERROR_DOUBLE";
+	*s = code == 0 ? "CUDA_SUCCESS" : code == 222 ? "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
+		: code == 221 ? "CUDA_ERROR_JIT_COMPILER_NOT_FOUND" : "CUDA_ERROR_DOUBLE";
 	return 0;
 }
 
@@ -144,6 +146,9 @@ int cuModuleLoadDataEx(void **mod, const void *image, unsigned n, void *o, void 
 	int rc = (int)double_env("CUDX_DOUBLE_PTX", 0);
 	if (rc)
 		return rc;
+	/* as the real libcuda: the JIT compiler is loaded by name when PTX first needs it */
+	if (!dlopen("libnvidia-ptxjitcompiler.so.1", RTLD_LAZY | RTLD_LOCAL))
+		return 221; /* CUDA_ERROR_JIT_COMPILER_NOT_FOUND */
 	if (!strstr(image, ".entry cudx_probe_saxpy"))
 		return 218; /* CUDA_ERROR_INVALID_PTX */
 	*mod = &saxpy_handle;

@@ -72,7 +72,7 @@ int nvmlDeviceGetMemoryInfo(void *h, struct nvml_memory *m)
 {
 	(void)h;
 	m->total = 80ull << 30;
-	m->free = m->total;
-	m->used = 0;
+	m->free = (unsigned long long)double_env("CUDX_DOUBLE_NVML_FREE", (long)(m->total >> 20)) << 20;
+	m->used = m->total - m->free;
 	return 0;
 }

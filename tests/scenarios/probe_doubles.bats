@@ -110,3 +110,68 @@ probe_doubles() {
 	# the versions that are simply absent are not findings
 	[ "$(finding_ids | grep -c probe-load-failed)" -eq 1 ]
 }
+
+@test "doubles: 46 (busy or unavailable) from libcuda and cudart is gpu-busy" {
+	CUDX_DOUBLE_CUINIT=46 probe_doubles --stages driver,runtime
+	has_code driver 46
+	has_code runtime 46
+	has_finding gpu-busy
+	lacks_finding probe-step-failed
+}
+
+@test "doubles: 3 (initialization error) with no GPU device nodes is no-device" {
+	[ ! -e /dev/nvidia0 ] || skip "this machine has GPU device nodes"
+	CUDX_DOUBLE_CUINIT=3 probe_doubles --stages driver,nvml,runtime
+	has_code driver 3
+	has_code runtime 3
+	has_finding no-device
+	lacks_finding gpu-out-of-memory
+	evidence no-device | grep -q 'no /dev/nvidia0'
+}
+
+@test "doubles: 3 with NVML showing the GPU's memory used up is gpu-out-of-memory" {
+	CUDX_DOUBLE_CUINIT=3 CUDX_DOUBLE_NVML_FREE=100 probe_doubles --stages driver,nvml,runtime
+	[ "$(fact nvml device.0.memory_free)" = $((100 << 20)) ]
+	has_finding gpu-out-of-memory
+	lacks_finding no-device
+	lacks_finding probe-step-failed
+	evidence gpu-out-of-memory | grep -q 'NVML: GPU 0 has 100 MiB free of 81920 MiB'
+}
+
+# The doubles without their stand-in JIT compiler (copied: never hard links to fixtures).
+doubles_without_jit() {
+	cp -a "$DBL" "$1"
+	rm "$1/libnvidia-ptxjitcompiler.so.1"
+}
+
+@test "doubles: no PTX JIT compiler on the search path: 221 is ptxjit-missing, and the loader finds none" {
+	if /sbin/ldconfig -p 2>/dev/null | grep -q 'libnvidia-ptxjitcompiler\.so\.1 '; then
+		skip "this machine has a system libnvidia-ptxjitcompiler.so.1"
+	fi
+	doubles_without_jit "$BATS_TEST_TMPDIR/nojit"
+	probe_json "$BATS_TEST_TMPDIR/nojit" --stages driver,ptx
+	has_code ptx 221
+	has_finding ptxjit-missing
+	lacks_finding probe-step-failed
+	lacks_finding probe-load-failed
+	[ "$(step_outcome ptx 'load libnvidia-ptxjitcompiler.so.1')" = missing ]
+	evidence ptxjit-missing | grep -q 'the loader finds no libnvidia-ptxjitcompiler.so.1: .*cannot open shared object file'
+}
+
+@test "doubles: with Debian's libnvidia-ptxjitcompiler1 (535) the JIT works; a 221 anyway names that file and its driver version" {
+	local jit=$CUDX_PKG_CACHE/libnvidia-ptxjitcompiler1/root/usr/lib/x86_64-linux-gnu/nvidia/current
+	need_dir "$jit" "Debian package libnvidia-ptxjitcompiler1"
+	local d="$BATS_TEST_TMPDIR/jit535"
+	doubles_without_jit "$d"
+	probe_json "$d:$jit" --stages driver,ptx
+	[ "$(step_outcome ptx 'kernel result verified')" = ok ]
+	lacks_finding ptxjit-missing
+	# a libcuda of another driver version than the JIT compiler's
+	mv "$d/libcuda.so.1" "$d/libcuda.so.550.54.15"
+	ln -s libcuda.so.550.54.15 "$d/libcuda.so.1"
+	CUDX_DOUBLE_PTX=221 probe_json "$d:$jit" --stages driver,ptx
+	has_finding ptxjit-missing
+	evidence ptxjit-missing | grep -q 'the loader finds libnvidia-ptxjitcompiler.so.1: .*/libnvidia-ptxjitcompiler.so.535.309.01'
+	py 'print(next(f["cause"] for f in r["findings"] if f["id"]=="ptxjit-missing"))' | grep -q 'of driver 535.309.01, but libcuda is of driver 550.54.15'
+	py 'print(" ".join(next(f["fix"] for f in r["findings"] if f["id"]=="ptxjit-missing")))' | grep -q 'same version as the driver 550.54.15'
+}

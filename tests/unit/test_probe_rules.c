@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "diag/rule.h"
+#include "kb/kb.h"
 #include "probe/probe.h"
 
 struct fixture {
@@ -18,7 +19,7 @@ struct fixture {
 	struct inventory inv;
 	struct probe_report rep;
 	struct findings fs;
-	struct device_node nodes[2];
+	struct device_node nodes[3];
 };
 
 static struct fixture *fixture_new(void)
@@ -36,8 +37,9 @@ static struct fixture *fixture_new(void)
 	f.rep.ran = true;
 	f.nodes[0] = (struct device_node){ .path = "/dev/nvidiactl", .exists = true };
 	f.nodes[1] = (struct device_node){ .path = "/dev/nvidia-uvm", .exists = false };
+	f.nodes[2] = (struct device_node){ .path = "/dev/nvidia0", .exists = false };
 	f.inv.driver.nodes = f.nodes;
-	f.inv.driver.n_nodes = 2;
+	f.inv.driver.n_nodes = 3;
 	findings_init(&f.fs, &f.a);
 	return &f;
 }
@@ -54,6 +56,14 @@ static void step(struct fixture *f, const char *stage, const char *target, const
 	s->code = code;
 	s->outcome = code ? PROBE_FAILED : PROBE_OK;
 	s->library = arena_printf(&f->a, "/lib/%s", target);
+}
+
+/* A step without a code: "load NAME" with the file it reached, or its dlerror when missing. */
+static void load(struct fixture *f, const char *stage, const char *target, const char *name, enum probe_outcome o,
+		 const char *value)
+{
+	struct probe_step *s = ARENA_PUSH(&f->a, f->rep.steps, f->rep.n_steps, f->rep.cap_steps);
+	*s = (struct probe_step){ .stage = stage, .target = target, .name = name, .outcome = o, .value = value };
 }
 
 static void fact(struct fixture *f, const char *stage, const char *target, const char *key, const char *value)
@@ -197,6 +207,108 @@ static void cudnn_for_another_cuda_major(void **state)
 	arena_free(&f->a);
 }
 
+static void initialization_error_by_evidence(void **state)
+{
+	(void)state;
+	/* no /dev/nvidiaN: the GPU is not there for CUDA */
+	struct fixture *f = fixture_new();
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 3);
+	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 3);
+	diagnose(f);
+	assert_int_equal(count(f, "no-device"), 1);
+	assert_true(evidence_has(f, "no-device", "no /dev/nvidia0"));
+	assert_true(evidence_has(f, "no-device", "cuInit returned 3"));
+	arena_free(&f->a);
+
+	/* NVML shows a GPU with its memory used up: that, wherever the nodes are */
+	f = fixture_new();
+	f->nodes[2].exists = true;
+	fact(f, "nvml", "libnvidia-ml.so.1", "device.0.memory", "85899345920");
+	fact(f, "nvml", "libnvidia-ml.so.1", "device.0.memory_free", "104857600");
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 3);
+	diagnose(f);
+	assert_int_equal(count(f, "gpu-out-of-memory"), 1);
+	assert_int_equal(count(f, "no-device"), 0);
+	assert_true(evidence_has(f, "gpu-out-of-memory", "GPU 0 has 100 MiB free of 81920 MiB"));
+	arena_free(&f->a);
+
+	/* the nodes are there and memory is free: no known cause */
+	f = fixture_new();
+	f->nodes[2].exists = true;
+	fact(f, "nvml", "libnvidia-ml.so.1", "device.0.memory_free", "85899345920");
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 3);
+	diagnose(f);
+	assert_int_equal(count(f, "no-device"), 0);
+	assert_int_equal(count(f, "gpu-out-of-memory"), 0);
+	assert_int_equal(count(f, "probe-step-failed"), 1);
+	arena_free(&f->a);
+}
+
+static void busy_gpu(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 46);
+	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 46);
+	diagnose(f);
+	assert_int_equal(count(f, "gpu-busy"), 1);
+	assert_int_equal(count(f, "probe-step-failed"), 0);
+	assert_true(evidence_has(f, "gpu-busy", "cudaGetDeviceCount returned 46"));
+	arena_free(&f->a);
+}
+
+static void jit_compiler_missing_or_mismatched(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	load(f, "ptx", "libcuda.so.1", "load libcuda.so.1", PROBE_OK, "/usr/lib/libcuda.so.550.54.15");
+	step(f, "ptx", "libcuda.so.1", "cuModuleLoadDataEx (PTX JIT)", "cu", 221);
+	load(f, "ptx", "libcuda.so.1", "load libnvidia-ptxjitcompiler.so.1", PROBE_MISSING,
+	     "libnvidia-ptxjitcompiler.so.1: cannot open shared object file: No such file or directory");
+	diagnose(f);
+	assert_int_equal(count(f, "ptxjit-missing"), 1);
+	assert_int_equal(count(f, "probe-load-failed"), 0);
+	const struct finding *x = findings_find(&f->fs, "ptxjit-missing");
+	assert_non_null(strstr(x->cause, "not installed"));
+	assert_true(evidence_has(f, "ptxjit-missing", "the loader finds no libnvidia-ptxjitcompiler.so.1"));
+	assert_true(evidence_has(f, "ptxjit-missing", "libcuda.so.1 is /usr/lib/libcuda.so.550.54.15"));
+	assert_non_null(strstr(x->fix[0], "same version as the driver 550.54.15"));
+	arena_free(&f->a);
+
+	/* found, but of another driver version than libcuda */
+	f = fixture_new();
+	load(f, "ptx", "libcuda.so.1", "load libcuda.so.1", PROBE_OK, "/usr/lib/libcuda.so.550.54.15");
+	step(f, "ptx", "libcuda.so.1", "cuModuleLoadDataEx (PTX JIT)", "cu", 221);
+	load(f, "ptx", "libcuda.so.1", "load libnvidia-ptxjitcompiler.so.1", PROBE_OK,
+	     "/usr/lib/libnvidia-ptxjitcompiler.so.535.309.01");
+	diagnose(f);
+	x = findings_find(&f->fs, "ptxjit-missing");
+	assert_non_null(x);
+	assert_non_null(strstr(x->cause, "of driver 535.309.01, but libcuda is of driver 550.54.15"));
+	assert_true(evidence_has(f, "ptxjit-missing", "the loader finds libnvidia-ptxjitcompiler.so.1: /usr/lib/"));
+	arena_free(&f->a);
+}
+
+/* The error table says what the rules do: where a rule reports the table's finding only under a
+ * condition, the note says so ("only when"), and names the finding it reports instead. */
+static void table_says_what_rules_do(void **state)
+{
+	(void)state;
+	static const char *const apis[] = { "cudart", "cu" };
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(kb_error_lookup(apis[i], 221)->finding, "ptxjit-missing");
+		assert_string_equal(kb_error_lookup(apis[i], 46)->finding, "gpu-busy");
+		const struct kb_error *e = kb_error_lookup(apis[i], 3);
+		assert_string_equal(e->finding, "no-device");
+		assert_int_equal(strncmp(e->note, "only when", 9), 0);
+		assert_non_null(strstr(e->note, "instead gpu-out-of-memory"));
+		e = kb_error_lookup(apis[i], 999);
+		assert_string_equal(e->finding, "nvidia-uvm-missing");
+		assert_int_equal(strncmp(e->note, "only when /dev/nvidia-uvm is missing", 36), 0);
+	}
+	assert_non_null(strstr(kb_error_lookup("cudart", 35)->note, "instead no-driver"));
+}
+
 static void not_run_means_silent(void **state)
 {
 	(void)state;
@@ -217,6 +329,10 @@ int main(void)
 		cmocka_unit_test(crash_and_timeout),
 		cmocka_unit_test(joins_another_familys_finding),
 		cmocka_unit_test(cudnn_for_another_cuda_major),
+		cmocka_unit_test(initialization_error_by_evidence),
+		cmocka_unit_test(busy_gpu),
+		cmocka_unit_test(jit_compiler_missing_or_mismatched),
+		cmocka_unit_test(table_says_what_rules_do),
 		cmocka_unit_test(not_run_means_silent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
