@@ -25,7 +25,7 @@ bool distinfo_parse_dirname(struct arena *a, const char *dirname, const char **n
  * owner lookups then compare a handful of names instead of searching megabytes of header paths. */
 static void index_record(struct cudx_ctx *ctx, struct distinfo *d, const char *dir)
 {
-	size_t len, cap = 0;
+	size_t len, cap = 0, cap_sizes = 0, n_sizes = 0;
 	char *rec = sysroot_read_text(&ctx->root, ctx->arena, path_join(ctx->arena, dir, "RECORD"), RECORD_MAX,
 				      &len, NULL);
 	if (!rec)
@@ -39,8 +39,23 @@ static void index_record(struct cudx_ctx *ctx, struct distinfo *d, const char *d
 				if (*p == '/')
 					base = p + 1;
 			size_t bl = (size_t)(comma - base);
-			if ((bl > 3 && (memmem(base, bl, ".so", 3) || memcmp(comma - 4, ".dll", 4) == 0)))
+			if ((bl > 3 && (memmem(base, bl, ".so", 3) || memcmp(comma - 4, ".dll", 4) == 0))) {
 				*ARENA_PUSH(ctx->arena, d->files, d->n_files, cap) = arena_strndup(ctx->arena, base, bl);
+				/* path,hash,size: the size is after the last comma of the line */
+				size_t ll = nl ? (size_t)(nl - line) : strlen(line);
+				while (ll && line[ll - 1] == '\r') /* RECORD files written on Windows */
+					ll--;
+				const char *last = line + ll;
+				while (last > comma && last[-1] != ',')
+					last--;
+				long long size = -1;
+				if (last > comma + 1 && last < line + ll) {
+					size = 0;
+					for (const char *q = last; q < line + ll && size >= 0; q++)
+						size = *q >= '0' && *q <= '9' && size < (1LL << 50) ? size * 10 + (*q - '0') : -1;
+				}
+				*ARENA_PUSH(ctx->arena, d->sizes, n_sizes, cap_sizes) = size;
+			}
 		}
 		line = nl ? nl + 1 : NULL;
 	}
@@ -109,6 +124,14 @@ void distinfo_for_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set
 		scan_dir_cached(ctx, d, set);
 		scan_dir_cached(ctx, path_join(ctx->arena, d, "dist-info"), set);
 	}
+}
+
+long long distinfo_recorded_size(const struct distinfo *d, const char *basename)
+{
+	for (size_t k = 0; k < d->n_files; k++)
+		if (strcmp(d->files[k], basename) == 0)
+			return d->sizes[k];
+	return -1;
 }
 
 const struct distinfo *distinfo_owner(const struct distinfo_set *set, const char *basename)

@@ -11,6 +11,7 @@ struct distinfo {
 	const char *name;    /* distribution name as in the directory name: "nvidia_cudnn_cu13" */
 	const char *version; /* "9.19.0.56" */
 	const char **files;  /* base names of the shared libraries its RECORD lists */
+	long long *sizes;    /* their sizes as RECORD states them, -1 when not stated */
 	size_t n_files;
 };
 
@@ -24,6 +25,8 @@ struct distinfo_set {
 void distinfo_for_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set *set);
 /* The dist-info whose RECORD lists a file with this base name, or NULL. */
 const struct distinfo *distinfo_owner(const struct distinfo_set *set, const char *basename);
+/* The size RECORD states for a library of d, or -1. */
+long long distinfo_recorded_size(const struct distinfo *d, const char *basename);
 /* Split "nvidia_cudnn_cu13-9.19.0.56.dist-info" into name and version. */
 bool distinfo_parse_dirname(struct arena *a, const char *dirname, const char **name,
 			    const char **version);

@@ -32,6 +32,8 @@ struct lib_file {
 	int elf_class;         /* 32, 64; 0 unknown */
 	uint16_t elf_machine;
 	const char *problem;   /* why it could not be read fully (truncated ELF ...), or NULL */
+	long long size;          /* bytes of the real file; -1 unknown */
+	long long recorded_size; /* the size its package's file list (wheel RECORD) states; -1 unknown */
 	const char **chain;    /* symlink chain: path, target1, target2, ... real file */
 	size_t n_chain;
 };

@@ -4,6 +4,7 @@
  * symlink chain, SONAME, ELF class, version and where that version came from. */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "collect/distinfo.h"
 #include "collect/inventory.h"
@@ -99,6 +100,7 @@ struct lib_file *inventory_add_lib(struct cudx_ctx *ctx, struct inventory *inv, 
 	l->cuda_major = k->cuda_major;
 	l->origin = origin;
 	l->owner = owner;
+	l->size = l->recorded_size = -1;
 	fill_chain(ctx, l, &r);
 	if (err) {
 		l->broken_link = true;
@@ -131,9 +133,10 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 			continue;
 		struct lib_file *l = inventory_add_lib(ctx, inv, path_join(ctx->arena, dir, ents[i].name),
 						       origin, owner);
-		if (!l || l->broken_link || (l->version && l->owner))
+		if (!l || l->broken_link || l->recorded_size >= 0)
 			continue;
-		/* versions the file names do not carry: ask the wheel that installed the file */
+		/* versions the file names do not carry, and the size the package installed: ask the
+		 * wheel that installed the file */
 		if (!wheels_read) {
 			distinfo_for_dir(ctx, dir, &wheels);
 			wheels_read = true;
@@ -143,6 +146,12 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 			continue;
 		if (!l->owner)
 			l->owner = arena_printf(ctx->arena, "%s %s", d->name, d->version);
+		/* the package's own file list says how big the file it installed was: a different size
+		 * means the file was replaced or damaged since (rules_libs: lib-damaged) */
+		l->recorded_size = distinfo_recorded_size(d, path_basename(l->real_path));
+		struct stat st;
+		if (l->recorded_size >= 0 && sysroot_stat(&ctx->root, l->real_path, &st) == 0)
+			l->size = (long long)st.st_size;
 		if (!l->version) {
 			l->version = d->version;
 			l->version_source = arena_printf(ctx->arena, "dist-info %s", path_basename(d->path));

@@ -136,10 +136,47 @@ static void check_process_mixed(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* A library whose size differs from what its package's file list (the wheel's RECORD) says was
+ * replaced or damaged after installation: copied over by hand, truncated, or written through a
+ * hard link. Loading then fails in odd ways ("undefined symbol ... version libcublasLt.so.13"). */
+static void check_damaged(struct diag_ctx *d, const struct rule *self)
+{
+	for (size_t i = 0; i < d->inv->n_libs; i++) {
+		const struct lib_file *l = &d->inv->libs[i];
+		if (l->recorded_size < 0 || l->size < 0 || l->size == l->recorded_size)
+			continue;
+		struct finding *f = rule_emit(d, self, "%s is not the file its package installed (%lld bytes, %lld expected)",
+					      l->path, l->size, l->recorded_size);
+		finding_subject(f, l->path);
+		finding_cause(f, "The package that installed %s (%s) lists it with %lld bytes, but the file on disk has "
+				 "%lld. It was replaced or damaged after installation (copied over, truncated, or written "
+				 "through a hard link). Programs that load it fail with missing symbols or crash.",
+			      l->name, l->owner ? l->owner : "its wheel", l->recorded_size, l->size);
+		finding_evidence(f, "%s: %lld bytes on disk%s%s", l->real_path, l->size,
+				 l->real_path && strcmp(l->real_path, l->path) ? ", reached from " : "",
+				 l->real_path && strcmp(l->real_path, l->path) ? l->path : "");
+		finding_evidence(f, "%s RECORD: %lld bytes", l->owner ? l->owner : "wheel", l->recorded_size);
+		if (l->owner) {
+			/* "nvidia_cublas 13.1.0.3" -> pip names use '-' */
+			char *pkg = arena_strdup(d->ctx->arena, l->owner);
+			char *sp = strchr(pkg, ' ');
+			if (sp)
+				*sp = '\0';
+			for (char *p = pkg; *p; p++)
+				if (*p == '_')
+					*p = '-';
+			finding_fix(f, "reinstall the package: pip install --force-reinstall --no-deps %s==%s", pkg,
+				    sp ? sp + 1 : "<version>");
+		} else
+			finding_fix(f, "reinstall the package that owns %s", l->path);
+	}
+}
+
 static const struct rule rules[] = {
 	{ "cudnn-mixed-versions", SEV_ERROR, check_cudnn_mixed },
 	{ "lib-broken-symlink", SEV_ERROR, check_broken_symlink },
 	{ "process-mixed-libs", SEV_ERROR, check_process_mixed },
+	{ "lib-damaged", SEV_ERROR, check_damaged },
 };
 
 RULE_FAMILY(rules_libs, "libs", rules);

@@ -78,6 +78,8 @@ static json_t *lib_json(const struct lib_file *l)
 	json_object_set_new(o, "elf_class", l->elf_class ? json_integer(l->elf_class) : json_null());
 	json_object_set_new(o, "symlink_chain", report_json_strings(l->chain, l->n_chain));
 	json_object_set_new(o, "problem", report_json_str(l->problem));
+	json_object_set_new(o, "size", l->size >= 0 ? json_integer(l->size) : json_null());
+	json_object_set_new(o, "recorded_size", l->recorded_size >= 0 ? json_integer(l->recorded_size) : json_null());
 	return o;
 }
 

@@ -229,3 +229,24 @@ for l in json.load(sys.stdin):
 	has_finding driver-too-old
 	[[ "$output" == *'"origin": "conda env /opt/conda/envs/ml"'* ]]
 }
+
+@test "a wheel library whose size differs from its RECORD is lib-damaged; the intact one is not" {
+	need_cuda13
+	local site="$root/opt/venv/lib/python3.11/site-packages"
+	mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info"
+	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
+	cp "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
+	cp "$CUDA13/lib/libcudnn_graph.so.9" "$site/nvidia/cudnn/lib/libcudnn_graph.so.9"
+	size=$(stat -c %s "$site/nvidia/cudnn/lib/libcudnn.so.9")
+	gsize=$(stat -c %s "$site/nvidia/cudnn/lib/libcudnn_graph.so.9")
+	printf 'Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"
+	# RECORD as pip writes it (CRLF): libcudnn_graph's stated size is not the file's
+	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,%s\r\nnvidia/cudnn/lib/libcudnn_graph.so.9,sha256=y,%s\r\n' \
+		"$size" "$((gsize + 4096))" >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
+	echo "VIRTUAL_ENV=/opt/venv" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding lib-damaged
+	[ "$(finding_ids | grep -c '^lib-damaged$')" -eq 1 ]
+	[[ "$output" == *"libcudnn_graph.so.9 is not the file its package installed ($gsize bytes, $((gsize + 4096)) expected)"* ]]
+	[[ "$output" == *"pip install --force-reinstall --no-deps nvidia-cudnn-cu12==9.1.0.70"* ]]
+}
