@@ -79,21 +79,67 @@ static int match_linux(const char *file, const struct so_name *f, const struct k
 
 #define CLASSIFY_MAX 64
 
-/* Stem length of every row's name, computed once (the tables are constant); NULL if out of memory. */
-static const size_t *row_stem_lengths(void)
+/* Linux rows grouped by the length of their name's stem, each group in table order, built once
+ * (the tables are constant). Every Linux match needs the file's stem, so a file is compared only
+ * with the rows of its stem length: a directory listing classifies thousands of names. */
+#define STEM_BUCKETS 64
+struct stem_index {
+	size_t *rows;                  /* row indices, grouped by stem length */
+	size_t start[STEM_BUCKETS + 1]; /* rows[start[k] .. start[k+1]) have stem length k (63: >= 63) */
+};
+
+static const struct stem_index *stem_index(void)
 {
-	static size_t *lens;
-	if (lens)
-		return lens;
-	size_t *l = calloc(kbt_lib_n ? kbt_lib_n : 1, sizeof *l);
-	if (!l)
+	static struct stem_index idx;
+	static bool built;
+	if (built)
+		return idx.rows ? &idx : NULL;
+	built = true;
+	size_t *rows = calloc(kbt_lib_n ? kbt_lib_n : 1, sizeof *rows);
+	size_t *lens = calloc(kbt_lib_n ? kbt_lib_n : 1, sizeof *lens);
+	if (!rows || !lens) {
+		free(rows);
+		free(lens);
 		return NULL;
+	}
+	size_t count[STEM_BUCKETS] = { 0 };
 	for (size_t i = 0; i < kbt_lib_n; i++) {
 		struct so_name r;
-		l[i] = split_so(kbt_lib[i].name, &r) ? r.stem_len : (size_t)-1;
+		lens[i] = STEM_BUCKETS; /* no stem: never a Linux stem match */
+		if (kbt_lib[i].os == OS_LINUX && split_so(kbt_lib[i].name, &r))
+			lens[i] = r.stem_len < STEM_BUCKETS - 1 ? r.stem_len : STEM_BUCKETS - 1;
+		if (lens[i] < STEM_BUCKETS)
+			count[lens[i]]++;
 	}
-	lens = l;
-	return lens;
+	for (size_t k = 0; k < STEM_BUCKETS; k++)
+		idx.start[k + 1] = idx.start[k] + count[k];
+	size_t fill[STEM_BUCKETS];
+	memcpy(fill, idx.start, sizeof fill);
+	for (size_t i = 0; i < kbt_lib_n; i++)
+		if (lens[i] < STEM_BUCKETS)
+			rows[fill[lens[i]]++] = i;
+	free(lens);
+	idx.rows = rows;
+	return &idx;
+}
+
+static size_t classify_consider(const char *file, const struct so_name *f, enum target_os os, size_t i,
+				const struct kb_lib **cand, int *score, size_t n)
+{
+	const struct kb_lib *row = &kbt_lib[i];
+	int sc = os == OS_WINDOWS ? (kb_streq_nocase(file, row->name) ? 1000 : 0) : match_linux(file, f, row);
+	if (!sc || n >= CLASSIFY_MAX)
+		return n;
+	/* insertion sort, stable: table order (newest CUDA major first) breaks ties */
+	size_t j = n++;
+	while (j > 0 && score[j - 1] < sc) {
+		cand[j] = cand[j - 1];
+		score[j] = score[j - 1];
+		j--;
+	}
+	cand[j] = row;
+	score[j] = sc;
+	return n;
 }
 
 size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct kb_lib **out, size_t max)
@@ -103,33 +149,22 @@ size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct
 	const char *file = basename_of(filename);
 	if (os == OS_AUTO)
 		os = looks_windows(file) ? OS_WINDOWS : OS_LINUX;
-	struct so_name f;
+	struct so_name f = { 0 };
 	/* every Linux row names a shared object: a file without ".so" matches none */
 	if (os == OS_LINUX && !split_so(file, &f))
 		return 0;
 	const struct kb_lib *cand[CLASSIFY_MAX];
 	int score[CLASSIFY_MAX];
 	size_t n = 0;
-	const size_t *stems = row_stem_lengths();
-	for (size_t i = 0; i < kbt_lib_n && n < CLASSIFY_MAX; i++) {
-		const struct kb_lib *row = &kbt_lib[i];
-		if (row->os != os)
-			continue;
-		/* every Linux match needs the same stem: compare lengths before any string work */
-		if (os == OS_LINUX && stems && stems[i] != f.stem_len)
-			continue;
-		int sc = os == OS_WINDOWS ? (kb_streq_nocase(file, row->name) ? 1000 : 0) : match_linux(file, &f, row);
-		if (!sc)
-			continue;
-		/* insertion sort, stable: table order (newest CUDA major first) breaks ties */
-		size_t j = n++;
-		while (j > 0 && score[j - 1] < sc) {
-			cand[j] = cand[j - 1];
-			score[j] = score[j - 1];
-			j--;
-		}
-		cand[j] = row;
-		score[j] = sc;
+	const struct stem_index *idx = os == OS_LINUX ? stem_index() : NULL;
+	if (idx) {
+		size_t k = f.stem_len < STEM_BUCKETS - 1 ? f.stem_len : STEM_BUCKETS - 1;
+		for (size_t r = idx->start[k]; r < idx->start[k + 1]; r++)
+			n = classify_consider(file, &f, os, idx->rows[r], cand, score, n);
+	} else {
+		for (size_t i = 0; i < kbt_lib_n; i++)
+			if (kbt_lib[i].os == os)
+				n = classify_consider(file, &f, os, i, cand, score, n);
 	}
 	for (size_t i = 0; i < n && i < max; i++)
 		out[i] = cand[i];

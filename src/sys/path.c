@@ -3,6 +3,7 @@
 
 #include "sys/sysroot.h"
 
+/* Called for every candidate path the loader and the collectors try: plain copies, no printf. */
 char *path_join(struct arena *a, const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);
@@ -10,11 +11,19 @@ char *path_join(struct arena *a, const char *dir, const char *name)
 		dl--;
 	while (*name == '/')
 		name++;
-	if (dl == 1 && dir[0] == '/')
-		return arena_printf(a, "/%s", name);
+	size_t nl = strlen(name);
 	if (dl == 0)
-		return arena_strdup(a, name);
-	return arena_printf(a, "%.*s/%s", (int)dl, dir, name);
+		return arena_strndup(a, name, nl);
+	bool root = dl == 1 && dir[0] == '/';
+	char *out = arena_alloc(a, dl + nl + 2);
+	size_t o = 0;
+	if (!root) {
+		memcpy(out, dir, dl);
+		o = dl;
+	}
+	out[o++] = '/';
+	memcpy(out + o, name, nl + 1);
+	return out;
 }
 
 const char *path_basename(const char *path)
