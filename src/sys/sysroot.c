@@ -281,14 +281,8 @@ static char *resolve_host(const struct sysroot *sr, struct arena *scratch, const
 	return sysroot_host_path(sr, scratch, r.path);
 }
 
-int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
+static int raw_stat(const struct sysroot *sr, const char *path, struct stat *st)
 {
-	bool found;
-	struct memo_entry *e = memo_find(sr, path, MEMO_STAT, &found);
-	if (found) {
-		*st = e->st;
-		return e->err;
-	}
 	struct arena scratch;
 	int err;
 	arena_init(&scratch);
@@ -296,6 +290,27 @@ int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
 	if (host && stat(host, st) != 0)
 		err = errno;
 	arena_free(&scratch);
+	return err;
+}
+
+static int raw_lstat(const struct sysroot *sr, const char *path, struct stat *st)
+{
+	char host[PATH_MAX + 4096];
+	if (!host_path_buf(sr, path, host, sizeof host))
+		return ENAMETOOLONG;
+	return lstat(host, st) == 0 ? 0 : errno;
+}
+
+static int stat_memoized(const struct sysroot *sr, const char *path, struct stat *st, int kind,
+			 int (*raw)(const struct sysroot *, const char *, struct stat *))
+{
+	bool found;
+	struct memo_entry *e = memo_find(sr, path, kind, &found);
+	if (found) {
+		*st = e->st;
+		return e->err;
+	}
+	int err = raw(sr, path, st);
 	if (e) {
 		e->err = err;
 		if (!err)
@@ -305,27 +320,14 @@ int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
 	return err;
 }
 
+int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st)
+{
+	return stat_memoized(sr, path, st, MEMO_STAT, raw_stat);
+}
+
 int sysroot_lstat(const struct sysroot *sr, const char *path, struct stat *st)
 {
-	bool found;
-	struct memo_entry *e = memo_find(sr, path, MEMO_LSTAT, &found);
-	if (found) {
-		*st = e->st;
-		return e->err;
-	}
-	char host[PATH_MAX + 4096];
-	int err = 0;
-	if (!host_path_buf(sr, path, host, sizeof host))
-		err = ENAMETOOLONG;
-	else if (lstat(host, st) != 0)
-		err = errno;
-	if (e) {
-		e->err = err;
-		if (!err)
-			e->st = *st;
-		memo_commit(sr, e, path);
-	}
-	return err;
+	return stat_memoized(sr, path, st, MEMO_LSTAT, raw_lstat);
 }
 
 char *sysroot_readlink(const struct sysroot *sr, struct arena *a, const char *path)
