@@ -13,22 +13,6 @@ teardown() {
 	rm -rf "$root" "$env_file"
 }
 
-# Driver 535 (Debian's libcuda1 + libnvidia-ml1) installed the way Debian links it.
-install_driver_535() {
-	need_pkg libcuda1 libnvidia-ml1
-	add_pkg "$root" libcuda1
-	add_pkg "$root" libnvidia-ml1
-	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
-	proc_version "$root" 535.309.01
-}
-
-install_driver_470() {
-	need_pkg libnvidia-tesla-470-cuda1
-	add_pkg "$root" libnvidia-tesla-470-cuda1
-	link_driver_libs "$root" "$MULTIARCH/nvidia/tesla-470"
-	proc_version "$root" 470.256.02
-}
-
 @test "driver 470 with the CUDA 13 runtime: driver-too-old" {
 	need_cuda13
 	install_driver_470

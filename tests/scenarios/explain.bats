@@ -14,21 +14,6 @@ teardown() {
 	rm -rf "$root" "$env_file"
 }
 
-install_driver_535() {
-	need_pkg libcuda1 libnvidia-ml1
-	add_pkg "$root" libcuda1
-	add_pkg "$root" libnvidia-ml1
-	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
-	proc_version "$root" 535.309.01
-}
-
-install_driver_470() {
-	need_pkg libnvidia-tesla-470-cuda1
-	add_pkg "$root" libnvidia-tesla-470-cuda1
-	link_driver_libs "$root" "$MULTIARCH/nvidia/tesla-470"
-	proc_version "$root" 470.256.02
-}
-
 # explain MESSAGE in the scenario root, JSON out
 explain_here() {
 	run "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$@"

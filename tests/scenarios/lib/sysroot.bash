@@ -111,6 +111,23 @@ proc_version() {
 	echo "$ver" >"$root/sys/module/nvidia/version"
 }
 
+# A real driver in $root, installed the way Debian links it: 535 (libcuda1 + libnvidia-ml1) or the
+# 470 Tesla branch, with the kernel module's /proc and /sys entries of the same version.
+install_driver_535() {
+	need_pkg libcuda1 libnvidia-ml1
+	add_pkg "$root" libcuda1
+	add_pkg "$root" libnvidia-ml1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	proc_version "$root" 535.309.01
+}
+
+install_driver_470() {
+	need_pkg libnvidia-tesla-470-cuda1
+	add_pkg "$root" libnvidia-tesla-470-cuda1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/tesla-470"
+	proc_version "$root" 470.256.02
+}
+
 run_cudx() {
 	run "$CUDX" --no-probe "$@"
 }
