@@ -97,7 +97,7 @@ static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
 	const char *how;
-	const char *p = search_first(ctx, inv, "libcuda.so.1", &how);
+	const char *p = search_first(ctx, "libcuda.so.1", &how);
 	for (size_t i = 0; p && i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
 		if (strcmp(l->path, p) != 0 && !(l->real_path && strcmp(l->real_path, p) == 0))
@@ -109,7 +109,7 @@ static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
 	}
 	if (p && !d->libcuda_path)
 		d->libcuda_path = p;
-	p = search_first(ctx, inv, "libnvidia-ml.so.1", &how);
+	p = search_first(ctx, "libnvidia-ml.so.1", &how);
 	for (size_t i = 0; p && i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
 		if (strcmp(l->path, p) == 0 || (l->real_path && strcmp(l->real_path, p) == 0)) {

@@ -25,7 +25,7 @@ static void check_cudnn_mixed(struct diag_ctx *d, const struct rule *self)
 			if (dup)
 				continue;
 			const char *how;
-			const char *p = search_first(d->ctx, inv, l->soname, &how);
+			const char *p = search_first(d->ctx, l->soname, &how);
 			if (!p)
 				continue;
 			for (size_t k = 0; k < inv->n_libs; k++) {
