@@ -25,7 +25,17 @@ bool distinfo_parse_dirname(struct arena *a, const char *dirname, const char **n
  * owner lookups then compare a handful of names instead of searching megabytes of header paths. */
 static void index_record(struct cudx_ctx *ctx, struct distinfo *d, const char *dir)
 {
-	size_t len, cap = 0, cap_sizes = 0, n_sizes = 0;
+	size_t len, cap = 0, cap_sizes = 0, n_sizes = 0, cap_paths = 0, n_paths = 0;
+	/* RECORD paths are relative to the directory holding the .dist-info (site-packages), except
+	 * in a toolkit assembled from wheels, where the dist-info dirs sit in <toolkit>/dist-info and
+	 * the files were moved: there only base names can be matched */
+	const char *parent = path_dirname(ctx->arena, dir);
+	bool moved = strcmp(path_basename(parent), "dist-info") == 0;
+	/* compared with real paths: take the site-packages dir with its links resolved (venvs often
+	 * reach it through lib64 -> lib) */
+	struct sysroot_resolved pr;
+	if (!moved && sysroot_resolve(&ctx->root, ctx->arena, parent, &pr) == 0)
+		parent = pr.path;
 	char *rec = sysroot_read_text(&ctx->root, ctx->arena, path_join(ctx->arena, dir, "RECORD"), RECORD_MAX,
 				      &len, NULL);
 	if (!rec)
@@ -41,6 +51,11 @@ static void index_record(struct cudx_ctx *ctx, struct distinfo *d, const char *d
 			size_t bl = (size_t)(comma - base);
 			if ((bl > 3 && (memmem(base, bl, ".so", 3) || memcmp(comma - 4, ".dll", 4) == 0))) {
 				*ARENA_PUSH(ctx->arena, d->files, d->n_files, cap) = arena_strndup(ctx->arena, base, bl);
+				*ARENA_PUSH(ctx->arena, d->paths, n_paths, cap_paths) =
+					moved ? NULL
+					      : path_normalize(ctx->arena,
+							       path_join(ctx->arena, parent,
+									 arena_strndup(ctx->arena, line, (size_t)(comma - line))));
 				/* path,hash,size: the size is after the last comma of the line */
 				size_t ll = nl ? (size_t)(nl - line) : strlen(line);
 				while (ll && line[ll - 1] == '\r') /* RECORD files written on Windows */
@@ -80,12 +95,7 @@ static void scan_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set 
 		if (!distinfo_parse_dirname(ctx->arena, ents[i].name, &name, &version))
 			continue;
 		char *path = path_join(ctx->arena, dir, ents[i].name);
-		bool dup = false;
-		for (size_t k = 0; k < set->n; k++)
-			if (strcmp(set->v[k].path, path) == 0)
-				dup = true;
-		if (dup)
-			continue;
+		/* names in one listing are unique: no duplicate check needed here */
 		struct distinfo *d = ARENA_PUSH(ctx->arena, set->v, set->n, set->cap);
 		d->path = path;
 		d->name = name;
@@ -126,19 +136,30 @@ void distinfo_for_dir(struct cudx_ctx *ctx, const char *dir, struct distinfo_set
 	}
 }
 
-long long distinfo_recorded_size(const struct distinfo *d, const char *basename)
+/* Which of d's files is real_path: the whole path in site-packages, the base name where the
+ * files moved; -1 when none. */
+static long file_index(const struct distinfo *d, const char *real_path)
 {
-	for (size_t k = 0; k < d->n_files; k++)
-		if (strcmp(d->files[k], basename) == 0)
-			return d->sizes[k];
+	const char *base = path_basename(real_path);
+	for (size_t k = 0; k < d->n_files; k++) {
+		if (strcmp(d->files[k], base) != 0)
+			continue;
+		if (!d->paths || !d->paths[k] || strcmp(d->paths[k], real_path) == 0)
+			return (long)k;
+	}
 	return -1;
 }
 
-const struct distinfo *distinfo_owner(const struct distinfo_set *set, const char *basename)
+long long distinfo_recorded_size(const struct distinfo *d, const char *real_path)
+{
+	long k = file_index(d, real_path);
+	return k < 0 ? -1 : d->sizes[k];
+}
+
+const struct distinfo *distinfo_owner(const struct distinfo_set *set, const char *real_path)
 {
 	for (size_t i = 0; i < set->n; i++)
-		for (size_t k = 0; k < set->v[i].n_files; k++)
-			if (strcmp(set->v[i].files[k], basename) == 0)
-				return &set->v[i];
+		if (file_index(&set->v[i], real_path) >= 0)
+			return &set->v[i];
 	return NULL;
 }

@@ -21,12 +21,92 @@ static const char *const default_dirs[] = {
 	"/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/local/lib",
 };
 
-static void fill_chain(struct cudx_ctx *ctx, struct lib_file *l, const struct sysroot_resolved *r)
+/* The chain of the file's own links (libcudnn.so -> libcudnn.so.9 -> libcudnn.so.9.1.0); links of
+ * directories on the way (/lib -> usr/lib) are not part of it. */
+static size_t fill_chain(struct cudx_ctx *ctx, struct lib_file *l, const struct sysroot_resolved *r)
 {
-	size_t cap = 0;
+	size_t cap = 0, n_final = 0;
 	*ARENA_PUSH(ctx->arena, l->chain, l->n_chain, cap) = l->path;
 	for (size_t i = 0; i < r->n_links; i++)
-		*ARENA_PUSH(ctx->arena, l->chain, l->n_chain, cap) = r->links[i].target;
+		if (r->links[i].final) {
+			*ARENA_PUSH(ctx->arena, l->chain, l->n_chain, cap) = r->links[i].target;
+			n_final++;
+		}
+	return n_final;
+}
+
+static size_t count_final_links(const struct sysroot_resolved *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_links; i++)
+		n += r->links[i].final;
+	return n;
+}
+
+/* Entries by key (real path, or the path of a broken link) -> index in inv->libs, so adding a copy
+ * does not scan every earlier one (a tree can hold tens of thousands). */
+struct lib_index {
+	const char **keys;
+	size_t *idx;
+	size_t cap, n;
+};
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct lib_index *lib_index(struct cudx_ctx *ctx)
+{
+	static const char memo_key;
+	struct lib_index *x = ctx_memo_get(ctx, &memo_key);
+	if (!x) {
+		x = arena_alloc(ctx->arena, sizeof *x);
+		ctx_memo_put(ctx, &memo_key, x);
+	}
+	return x;
+}
+
+static struct lib_file *index_get(struct cudx_ctx *ctx, struct inventory *inv, const char *key)
+{
+	struct lib_index *x = lib_index(ctx);
+	if (!x->cap)
+		return NULL;
+	for (size_t i = str_hash(key) & (x->cap - 1); x->keys[i]; i = (i + 1) & (x->cap - 1))
+		if (strcmp(x->keys[i], key) == 0)
+			return &inv->libs[x->idx[i]];
+	return NULL;
+}
+
+static void index_put(struct cudx_ctx *ctx, const char *key, size_t at)
+{
+	struct lib_index *x = lib_index(ctx);
+	if ((x->n + 1) * 2 > x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 256;
+		const char **keys = arena_calloc(ctx->arena, cap, sizeof *keys);
+		size_t *idx = arena_calloc(ctx->arena, cap, sizeof *idx);
+		for (size_t i = 0; i < x->cap; i++) {
+			if (!x->keys[i])
+				continue;
+			size_t j = str_hash(x->keys[i]) & (cap - 1);
+			while (keys[j])
+				j = (j + 1) & (cap - 1);
+			keys[j] = x->keys[i];
+			idx[j] = x->idx[i];
+		}
+		x->keys = keys;
+		x->idx = idx;
+		x->cap = cap;
+	}
+	size_t i = str_hash(key) & (x->cap - 1);
+	while (x->keys[i])
+		i = (i + 1) & (x->cap - 1);
+	x->keys[i] = key;
+	x->idx[i] = at;
+	x->n++;
 }
 
 static void read_elf(struct cudx_ctx *ctx, struct inventory *inv, struct lib_file *l)
@@ -68,27 +148,21 @@ struct lib_file *inventory_add_lib(struct cudx_ctx *ctx, struct inventory *inv, 
 		return NULL;
 	struct sysroot_resolved r;
 	int err = sysroot_resolve(&ctx->root, ctx->arena, path, &r);
-	if (err == ENOENT && r.n_links == 0)
-		return NULL; /* not there at all (a cache entry pointing nowhere is reported elsewhere) */
-	if (!err) {
-		for (size_t i = 0; i < inv->n_libs; i++) {
-			struct lib_file *o = &inv->libs[i];
-			if (!o->real_path || strcmp(o->real_path, r.path) != 0)
-				continue;
-			/* the same file again: keep one entry, named by its SONAME when we meet that name */
-			if (o->soname && strcmp(name, o->soname) == 0 && strcmp(o->name, name) != 0) {
-				o->path = arena_strdup(ctx->arena, path);
-				o->name = path_basename(o->path);
-				o->dir = path_dirname(ctx->arena, o->path);
-				o->n_chain = 0;
-				fill_chain(ctx, o, &r);
-			}
-			return o;
+	/* a failure that is not a link of the file itself (a missing file, a broken directory link on
+	 * the way) is no copy here: a cache entry pointing nowhere is the loader rules' business */
+	if (err && count_final_links(&r) == 0)
+		return NULL;
+	struct lib_file *o = index_get(ctx, inv, err ? path : r.path);
+	if (o) {
+		/* the same file again: keep one entry, named by its SONAME when we meet that name */
+		if (!err && o->soname && strcmp(name, o->soname) == 0 && strcmp(o->name, name) != 0) {
+			o->path = arena_strdup(ctx->arena, path);
+			o->name = path_basename(o->path);
+			o->dir = path_dirname(ctx->arena, o->path);
+			o->n_chain = 0;
+			fill_chain(ctx, o, &r);
 		}
-	} else {
-		for (size_t i = 0; i < inv->n_libs; i++)
-			if (strcmp(inv->libs[i].path, path) == 0)
-				return &inv->libs[i];
+		return o;
 	}
 	struct lib_file *l = ARENA_PUSH(ctx->arena, inv->libs, inv->n_libs, inv->cap_libs);
 	l->path = arena_strdup(ctx->arena, path);
@@ -102,6 +176,7 @@ struct lib_file *inventory_add_lib(struct cudx_ctx *ctx, struct inventory *inv, 
 	l->owner = owner;
 	l->size = l->recorded_size = -1;
 	fill_chain(ctx, l, &r);
+	index_put(ctx, err ? l->path : r.path, inv->n_libs - 1);
 	if (err) {
 		l->broken_link = true;
 		l->problem = arena_printf(ctx->arena, "broken symlink: %s at %s", strerror(err),
@@ -126,6 +201,9 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 			inventory_note(ctx, inv, dir, "cannot list directory: %s", strerror(err));
 		return;
 	}
+	if (n == DIR_MAX_ENTRIES)
+		inventory_note(ctx, inv, dir, "more than %d entries: only the first %d (in directory order) were examined",
+			       DIR_MAX_ENTRIES, DIR_MAX_ENTRIES);
 	struct distinfo_set wheels = { 0 };
 	bool wheels_read = false;
 	for (size_t i = 0; i < n; i++) {
@@ -141,14 +219,14 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 			distinfo_for_dir(ctx, dir, &wheels);
 			wheels_read = true;
 		}
-		const struct distinfo *d = distinfo_owner(&wheels, path_basename(l->real_path));
+		const struct distinfo *d = distinfo_owner(&wheels, l->real_path);
 		if (!d)
 			continue;
 		if (!l->owner)
 			l->owner = arena_printf(ctx->arena, "%s %s", d->name, d->version);
 		/* the package's own file list says how big the file it installed was: a different size
 		 * means the file was replaced or damaged since (rules_libs: lib-damaged) */
-		l->recorded_size = distinfo_recorded_size(d, path_basename(l->real_path));
+		l->recorded_size = distinfo_recorded_size(d, l->real_path);
 		struct stat st;
 		if (l->recorded_size >= 0 && sysroot_stat(&ctx->root, l->real_path, &st) == 0)
 			l->size = (long long)st.st_size;

@@ -16,6 +16,8 @@
 
 enum memo_kind { MEMO_STAT = 1, MEMO_LSTAT, MEMO_RESOLVE, MEMO_MAP, MEMO_LIST };
 
+#define SYSROOT_MAX_SHARED_MAPS 2048
+
 struct memo_entry {
 	const char *path;
 	uint32_t hash;
@@ -32,6 +34,7 @@ struct sysroot_memo {
 	struct arena *a;
 	struct memo_entry **v; /* open addressing over pointers: the table stays small to zero */
 	size_t cap, n;
+	size_t n_maps; /* mappings kept for the run */
 };
 
 static uint32_t memo_hash(const char *path, int kind)
@@ -78,6 +81,21 @@ static struct memo_entry *memo_find(const struct sysroot *sr, const char *path, 
 	m->v[i] = e; /* the caller fills it and sets path last (memo_commit) */
 	m->n++;
 	return e;
+}
+
+/* Find without inserting. */
+static const struct memo_entry *memo_lookup(const struct sysroot *sr, const char *path, int kind)
+{
+	const struct sysroot_memo *m = sr->memo;
+	if (!m || !m->cap)
+		return NULL;
+	uint32_t h = memo_hash(path, kind);
+	for (size_t i = h & (m->cap - 1); m->v[i]; i = (i + 1) & (m->cap - 1)) {
+		const struct memo_entry *e = m->v[i];
+		if (e->hash == h && e->kind == kind && e->path && strcmp(e->path, path) == 0)
+			return e;
+	}
+	return NULL;
 }
 
 static void memo_commit(const struct sysroot *sr, struct memo_entry *e, const char *path)
@@ -241,6 +259,7 @@ static int resolve_walk(const struct sysroot *sr, struct arena *a, const char *p
 			struct sysroot_link *l = ARENA_PUSH(a, out->links, out->n_links, cap_links);
 			l->path = arena_strdup(a, resolved);
 			l->target = arena_strdup(a, target);
+			l->final = !more;
 			/* continue with target + rest of pending */
 			int w = snprintf(tmp, sizeof tmp, "%s%s", target, pending + pos);
 			if (w < 0 || (size_t)w >= sizeof pending) {
@@ -293,12 +312,33 @@ static int raw_stat(const struct sysroot *sr, const char *path, struct stat *st)
 	return err;
 }
 
+/* Host path of path's last component in its directory resolved inside the root: lstat and
+ * readlink must not let the host kernel follow a directory link out of the tree. */
+static char *host_of_last(const struct sysroot *sr, struct arena *a, const char *path, int *err)
+{
+	*err = 0;
+	if (!*sr->root)
+		return (char *)path;
+	const char *base = path_basename(path);
+	char *dir = path_dirname(a, path);
+	struct sysroot_resolved r;
+	if (sysroot_resolve(sr, a, dir, &r) != 0) {
+		*err = r.err;
+		return NULL;
+	}
+	return sysroot_host_path(sr, a, path_join(a, r.path, base));
+}
+
 static int raw_lstat(const struct sysroot *sr, const char *path, struct stat *st)
 {
-	char host[PATH_MAX + 4096];
-	if (!host_path_buf(sr, path, host, sizeof host))
-		return ENAMETOOLONG;
-	return lstat(host, st) == 0 ? 0 : errno;
+	struct arena scratch;
+	int err;
+	arena_init(&scratch);
+	char *host = host_of_last(sr, &scratch, path, &err);
+	if (host && lstat(host, st) != 0)
+		err = errno;
+	arena_free(&scratch);
+	return err;
 }
 
 static int stat_memoized(const struct sysroot *sr, const char *path, struct stat *st, int kind,
@@ -332,10 +372,13 @@ int sysroot_lstat(const struct sysroot *sr, const char *path, struct stat *st)
 
 char *sysroot_readlink(const struct sysroot *sr, struct arena *a, const char *path)
 {
-	char host[PATH_MAX + 4096], target[PATH_MAX];
-	if (!host_path_buf(sr, path, host, sizeof host))
-		return NULL;
-	ssize_t n = readlink(host, target, sizeof target - 1);
+	struct arena scratch;
+	char target[PATH_MAX];
+	int err;
+	arena_init(&scratch);
+	char *host = host_of_last(sr, &scratch, path, &err);
+	ssize_t n = host ? readlink(host, target, sizeof target - 1) : -1;
+	arena_free(&scratch);
 	if (n < 0)
 		return NULL;
 	return arena_strndup(a, target, (size_t)n);
@@ -347,12 +390,24 @@ int sysroot_open(const struct sysroot *sr, const char *path, int flags)
 	int err, fd = -1;
 	arena_init(&scratch);
 	char *host = resolve_host(sr, &scratch, path, &err);
+	bool read_only = (flags & O_ACCMODE) == O_RDONLY;
 	if (host) {
-		fd = open(host, flags | O_CLOEXEC);
+		fd = open(host, flags | O_CLOEXEC | (read_only ? O_NONBLOCK : 0));
 		if (fd < 0)
 			err = errno;
 	}
 	arena_free(&scratch);
+	if (fd >= 0 && read_only) {
+		struct stat st;
+		if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+			close(fd);
+			return -EINVAL;
+		}
+		/* back to blocking reads for the regular file */
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0 && !(flags & O_NONBLOCK))
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
 	return fd >= 0 ? fd : -err;
 }
 
@@ -440,6 +495,16 @@ static int map_file(const struct sysroot *sr, const char *path, struct mapped_fi
 int sysroot_map(const struct sysroot *sr, const char *path, struct mapped_file *m)
 {
 	bool found;
+	/* at most SYSROOT_MAX_SHARED_MAPS mappings are kept for the run: a tree with tens of
+	 * thousands of libraries must not run into the kernel's limit on mappings */
+	if (sr->memo && sr->memo->n_maps >= SYSROOT_MAX_SHARED_MAPS) {
+		const struct memo_entry *kept = memo_lookup(sr, path, MEMO_MAP);
+		if (kept) {
+			*m = kept->map;
+			return kept->err;
+		}
+		return map_file(sr, path, m);
+	}
 	struct memo_entry *e = memo_find(sr, path, MEMO_MAP, &found);
 	if (found) {
 		*m = e->map;
@@ -447,7 +512,10 @@ int sysroot_map(const struct sysroot *sr, const char *path, struct mapped_file *
 	}
 	int err = map_file(sr, path, m);
 	if (e) {
-		m->shared = true;
+		if (!err && m->base) {
+			m->shared = true;
+			sr->memo->n_maps++;
+		}
 		e->map = *m;
 		e->err = err;
 		memo_commit(sr, e, path);
@@ -507,7 +575,7 @@ char *sysroot_read_text(const struct sysroot *sr, struct arena *a, const char *p
 			*err = -fd;
 		return NULL;
 	}
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
 		if (err)

@@ -29,6 +29,7 @@ struct sysroot {
 struct sysroot_link {
 	const char *path;   /* the link, inside the root */
 	const char *target; /* its target as stored in the link */
+	bool final;         /* a link of the last path component (the file itself), not of a directory on the way */
 };
 
 struct sysroot_resolved {
@@ -65,7 +66,9 @@ int sysroot_stat(const struct sysroot *sr, const char *path, struct stat *st);
 int sysroot_lstat(const struct sysroot *sr, const char *path, struct stat *st);
 /* The target of a symlink as stored; NULL when path is not a link. */
 char *sysroot_readlink(const struct sysroot *sr, struct arena *a, const char *path);
-/* open(2) following links inside the root; returns an fd or -errno. */
+/* open(2) following links inside the root; returns an fd or -errno. Read-only opens never block
+ * and refuse anything but regular files and directories (EINVAL): a FIFO in an analysed tree
+ * must not hang cudx. */
 int sysroot_open(const struct sysroot *sr, const char *path, int flags);
 /* access(2) on the resolved path (meaningful for the live system: device node permissions). */
 int sysroot_access(const struct sysroot *sr, const char *path, int mode);

@@ -234,3 +234,29 @@ for l in json.load(sys.stdin):
 	[[ "$output" == *"libcudnn_graph.so.9 is not the file its package installed ($gsize bytes, $((gsize + 4096)) expected)"* ]]
 	[[ "$output" == *"pip install --force-reinstall --no-deps nvidia-cudnn-cu12==9.1.0.70"* ]]
 }
+
+@test "a stale cache entry behind a directory link (merged /usr) is no broken symlink" {
+	command -v ldconfig >/dev/null || skip "needs ldconfig to write a cache into the root"
+	rm -rf "$root/lib" && ln -s usr/lib "$root/lib"
+	fake_lib "$root" "/usr/lib/x86_64-linux-gnu/libcudart.so.12" libcudart.so.12
+	echo "/lib/x86_64-linux-gnu" >"$root/etc/ld.so.conf"
+	ldconfig -r "$root" 2>/dev/null || skip "ldconfig -r failed here"
+	rm "$root/usr/lib/x86_64-linux-gnu/libcudart.so.12"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding lib-broken-symlink
+}
+
+@test "a library of another package with the same file name is not judged by that wheel's RECORD" {
+	need_cuda13
+	local site="$root/opt/venv/lib/python3.11/site-packages"
+	mkdir -p "$site/torch/lib" "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info" "$site/torch-2.4.0.dist-info"
+	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
+	cp "$CUDA13/lib/libcudnn.so.9" "$site/torch/lib/libcudnn.so.9"
+	size=$(stat -c %s "$site/torch/lib/libcudnn.so.9")
+	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,999999\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
+	printf 'torch/lib/libcudnn.so.9,sha256=y,%s\n' "$size" >"$site/torch-2.4.0.dist-info/RECORD"
+	printf 'VIRTUAL_ENV=/opt/venv\nLD_LIBRARY_PATH=/opt/venv/lib/python3.11/site-packages/torch/lib\n' >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding lib-damaged
+	[[ "$output" != *"nvidia_cudnn_cu12 9.1.0.70\", \"is_stub\""* ]]
+}

@@ -74,3 +74,11 @@ teardown() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--root /nonexistent/cudx-root"* ]]
 }
+
+@test "a FIFO where a file is expected does not hang cudx" {
+	mkdir -p "$root/proc/driver/nvidia" "$root/usr/lib/x86_64-linux-gnu"
+	mkfifo "$root/proc/driver/nvidia/version" "$root/usr/lib/x86_64-linux-gnu/libcudart.so.12.4.127"
+	run timeout 20 "$CUDX" --no-probe --root "$root" --env "$env_file" --json
+	[ "$status" -le 1 ]
+	[[ "$output" == *'"schema": "cudx/1"'* ]]
+}
