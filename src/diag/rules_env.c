@@ -78,11 +78,24 @@ static bool ldpath_seen(struct arena *a, const char **dirs, const char **keys, s
 	return false;
 }
 
+/* The first LDPATH_MAX_ELEMENTS elements of the variable, split: the rest is never copied. */
+static size_t ldpath_head(struct diag_ctx *d, const char ***dirs)
+{
+	const char *v = envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH");
+	const char *end = v;
+	for (size_t k = 0; end && k < LDPATH_MAX_ELEMENTS; k++)
+		if ((end = strchr(end, ':')))
+			end++;
+	if (end) /* more elements than the cap: split the prefix without its last ':' */
+		v = arena_strndup(d->ctx->arena, v, (size_t)(end - 1 - v));
+	return env_split_path(d->ctx->arena, v, ':', dirs);
+}
+
 static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, bool stubs)
 {
 	const char **dirs;
-	size_t n = env_split_path(d->ctx->arena, envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
-	if (n > LDPATH_MAX_ELEMENTS)
+	size_t n = ldpath_head(d, &dirs);
+	if (n > LDPATH_MAX_ELEMENTS) /* keys[] below holds that many */
 		n = LDPATH_MAX_ELEMENTS;
 	const char *keys[LDPATH_MAX_ELEMENTS];
 	for (size_t i = 0; i < n; i++) {
