@@ -132,8 +132,21 @@ static void check_stub(struct diag_ctx *d, const struct rule *self)
 	}
 	/* dlopen("libcuda.so") — the unversioned name some tools use — reaching a stub first */
 	const char **dirs;
-	size_t n = env_split_path(d->ctx->arena, envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
+	/* as the ldpath rules do (rules_env.c): the first 256 elements only, each distinct one once, so a
+	 * huge or repetitive variable costs 256 x n_libs comparisons at most and the rest is never copied */
+	const char *v = envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"), *end = v;
+	for (size_t k = 0; end && k < 256; k++)
+		if ((end = strchr(end, ':')))
+			end++;
+	if (end)
+		v = arena_strndup(d->ctx->arena, v, (size_t)(end - 1 - v));
+	size_t n = env_split_path(d->ctx->arena, v, ':', &dirs);
 	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(dirs[j], dirs[i]) == 0;
+		if (seen)
+			continue;
 		for (size_t k = 0; k < inv->n_libs; k++) {
 			const struct lib_file *l = &inv->libs[k];
 			if (!l->is_stub || strcmp(l->dir, dirs[i]) != 0)

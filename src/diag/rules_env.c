@@ -62,14 +62,48 @@ static void check_visible_devices(struct diag_ctx *d, const struct rule *self)
 	finding_fix(f, "unset CUDA_VISIBLE_DEVICES, or set it to valid indices or GPU UUIDs (nvidia-smi -L)");
 }
 
+/* The loader walks a path list past any length, but a finding per element does not scale: a 10 MB
+ * variable of "/a:/a:..." once gave millions of findings. Only the first LDPATH_MAX_ELEMENTS elements
+ * are judged, and an element equal (once normalised) to an earlier one is judged only there. */
+enum { LDPATH_MAX_ELEMENTS = 256 };
+
+/* Whether dirs[i] repeats one of dirs[0..i-1]; keys[] holds their normalised forms. The empty
+ * element keeps "" as its key: path_normalize would make it ".", which is a different element. */
+static bool ldpath_seen(struct arena *a, const char **dirs, const char **keys, size_t i)
+{
+	keys[i] = *dirs[i] ? path_normalize(a, dirs[i]) : "";
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(keys[j], keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The first LDPATH_MAX_ELEMENTS elements of the variable, split: the rest is never copied. */
+static size_t ldpath_head(struct diag_ctx *d, const char ***dirs)
+{
+	const char *v = envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH");
+	const char *end = v;
+	for (size_t k = 0; end && k < LDPATH_MAX_ELEMENTS; k++)
+		if ((end = strchr(end, ':')))
+			end++;
+	if (end) /* more elements than the cap: split the prefix without its last ':' */
+		v = arena_strndup(d->ctx->arena, v, (size_t)(end - 1 - v));
+	return env_split_path(d->ctx->arena, v, ':', dirs);
+}
+
 static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, bool stubs)
 {
 	const char **dirs;
-	size_t n = env_split_path(d->ctx->arena, envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
+	size_t n = ldpath_head(d, &dirs);
+	if (n > LDPATH_MAX_ELEMENTS) /* keys[] below holds that many */
+		n = LDPATH_MAX_ELEMENTS;
+	const char *keys[LDPATH_MAX_ELEMENTS];
 	for (size_t i = 0; i < n; i++) {
 		const char *dir = dirs[i];
+		if (ldpath_seen(d->ctx->arena, dirs, keys, i))
+			continue;
 		if (stubs) {
-			const char *base = path_basename(path_normalize(d->ctx->arena, dir));
+			const char *base = path_basename(keys[i]);
 			bool has_stub = sysroot_exists(&d->ctx->root, path_join(d->ctx->arena, dir, "libcuda.so"));
 			if (strcmp(base, "stubs") != 0 || !has_stub)
 				continue;

@@ -1,5 +1,6 @@
-/* Prometheus text exposition (node_exporter's textfile collector reads it): one gauge per
- * finding id and a few facts, so a fleet can alert on "driver-too-old" across hosts. */
+/* Prometheus text exposition (node_exporter's textfile collector reads it): one series per
+ * finding id and subject and a few facts, so a fleet can alert on "driver-too-old" across hosts. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -17,16 +18,51 @@ static void label_value(FILE *out, const char *s)
 	}
 }
 
+/* A series is one (id, severity, subject); a NULL subject prints as "" so it equals "". */
+static int series_order(const struct finding *a, const struct finding *b)
+{
+	int c = strcmp(a->id, b->id);
+	if (!c)
+		c = (int)a->severity - (int)b->severity;
+	if (!c)
+		c = strcmp(a->subject ? a->subject : "", b->subject ? b->subject : "");
+	return c;
+}
+
+static int series_cmp(const void *pa, const void *pb)
+{
+	const struct finding *a = *(const struct finding *const *)pa, *b = *(const struct finding *const *)pb;
+	int c = series_order(a, b);
+	/* ties by position, so the first finding of a series leads its group */
+	return c ? c : (a > b) - (a < b);
+}
+
 void report_check_prom(FILE *out, const struct cudx_ctx *ctx, const struct inventory *inv,
 		       const struct findings *fs)
 {
-	(void)ctx;
-	fputs("# HELP cudx_finding A problem cudx found (1 per finding).\n# TYPE cudx_finding gauge\n", out);
+	/* A textfile collector rejects a file that repeats a series, and two findings can share one
+	 * (the same id about the same subject): each series is printed once, in the order of its first
+	 * finding, with the number of findings as its value. */
+	const struct finding **by = arena_calloc(ctx->arena, fs->n + 1, sizeof *by);
+	size_t *count = arena_calloc(ctx->arena, fs->n + 1, sizeof *count);
+	for (size_t i = 0; i < fs->n; i++)
+		by[i] = &fs->v[i];
+	qsort(by, fs->n, sizeof *by, series_cmp);
+	for (size_t i = 0, lead = 0; i < fs->n; i++) {
+		if (series_order(by[lead], by[i]) != 0)
+			lead = i;
+		count[by[lead] - fs->v]++;
+	}
+	fputs("# HELP cudx_finding Problems cudx found, one series per finding id, severity and subject; the "
+	      "value is how many findings it stands for.\n# TYPE cudx_finding gauge\n",
+	      out);
 	for (size_t i = 0; i < fs->n; i++) {
+		if (!count[i])
+			continue;
 		fprintf(out, "cudx_finding{id=\"%s\",severity=\"%s\",subject=\"", fs->v[i].id,
 			severity_name(fs->v[i].severity));
 		label_value(out, fs->v[i].subject);
-		fputs("\"} 1\n", out);
+		fprintf(out, "\"} %zu\n", count[i]);
 	}
 	size_t counts[3] = { 0 };
 	for (size_t i = 0; i < fs->n; i++)

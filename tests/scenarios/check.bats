@@ -260,3 +260,35 @@ for l in json.load(sys.stdin):
 	lacks_finding lib-damaged
 	[[ "$output" != *"nvidia_cudnn_cu12 9.1.0.70\", \"is_stub\""* ]]
 }
+
+@test "LD_LIBRARY_PATH=:/nope:/nope: one missing-dir finding for /nope and one for the empty element" {
+	echo "LD_LIBRARY_PATH=:/nope:/nope:" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_ids | grep -c '^ld-library-path-missing-dir$')" -eq 2 ]
+	subjects=$(python3 -c 'import json,sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"] == "ld-library-path-missing-dir": print(repr(f.get("subject")))' <<<"$output")
+	[ "$(grep -c "^'/nope'$" <<<"$subjects")" -eq 1 ]
+	[ "$(python3 -c 'import json,sys; print(sum("empty element" in f["summary"] for f in json.load(sys.stdin)["findings"]))' <<<"$output")" -eq 1 ]
+}
+
+@test "--prom: a repeated LD_LIBRARY_PATH element gives no duplicate series" {
+	echo "LD_LIBRARY_PATH=:/nope:/nope:" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --prom
+	[[ "$output" == *'cudx_finding{id="ld-library-path-missing-dir",severity="warning",subject="/nope"} 1'* ]]
+	[[ "$output" == *'cudx_findings{severity="warning"} 2'* ]]
+	[ -z "$(grep -v '^#' <<<"$output" | sed 's/ [0-9]*$//' | sort | uniq -d)" ]
+}
+
+@test "LD_LIBRARY_PATH of 300 distinct missing dirs: at most 256 findings, quickly" {
+	echo "LD_LIBRARY_PATH=$(seq -f '/gone/d%g' 1 300 | paste -sd:)" >"$env_file"
+	SECONDS=0
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$SECONDS" -lt 20 ]
+	n=$(finding_ids | grep -c '^ld-library-path-missing-dir$')
+	[ "$n" -gt 0 ] && [ "$n" -le 256 ]
+	# the elements past the cap are not judged
+	python3 -c 'import json,sys
+s = {f.get("subject") for f in json.load(sys.stdin)["findings"]}
+sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
+}
