@@ -266,7 +266,9 @@ void collect_libs(struct cudx_ctx *ctx, struct inventory *inv)
 		return;
 	const char **dirs;
 	size_t n = env_split_path(ctx->arena, envsnap_get(&ctx->env, "LD_LIBRARY_PATH"), ':', &dirs);
-	for (size_t i = 0; i < n; i++)
+	/* the same bound the LD_LIBRARY_PATH rules use: a hostile variable cannot make the survey
+	 * unbounded (repeated elements cost nothing more: listings are memoised) */
+	for (size_t i = 0; i < n && i < 256; i++)
 		if (dirs[i][0] == '/')
 			inventory_add_lib_dir(ctx, inv, dirs[i], "LD_LIBRARY_PATH", NULL);
 	add_ldcache(ctx, inv);
