@@ -85,10 +85,19 @@ int global_options_parse(struct options *o, int argc, char **argv, char **rest, 
 		else if (is_opt(a, "--root")) {
 			if (!(v = take_value(argc, argv, &i, "--root")))
 				return 2;
+			/* an empty root would be the live system: not what `--root "$UNSET"` meant */
+			if (!*v) {
+				fprintf(stderr, "cudx: --root needs a directory\n");
+				return 2;
+			}
 			o->root = v;
 		} else if (is_opt(a, "--env")) {
 			if (!(v = take_value(argc, argv, &i, "--env")))
 				return 2;
+			if (!*v) {
+				fprintf(stderr, "cudx: --env needs a file\n");
+				return 2;
+			}
 			o->env_file = v;
 		} else if (is_opt(a, "--pid")) {
 			if (!(v = take_value(argc, argv, &i, "--pid")))

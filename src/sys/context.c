@@ -59,7 +59,11 @@ int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt)
 	if (opt->env_file) {
 		err = envsnap_from_file(&ctx->env, a, opt->env_file);
 		if (err) {
-			fprintf(stderr, "cudx: --env %s: %s\n", opt->env_file, strerror(err));
+			if (err == EFBIG)
+				fprintf(stderr, "cudx: --env %s: %s (over %u MB)\n", opt->env_file,
+					strerror(err), ENVSNAP_MAX_FILE >> 20);
+			else
+				fprintf(stderr, "cudx: --env %s: %s\n", opt->env_file, strerror(err));
 			return 2;
 		}
 	} else if (opt->pid) {
@@ -77,7 +81,12 @@ int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt)
 		envsnap_from_environ(&ctx->env, a, environ);
 	/* the live system is the OS cudx was built for; only a tree needs looking at */
 	ctx->os = opt->os != OS_AUTO ? opt->os : ctx->root.live ? OS_LINUX : infer_os(&ctx->root, a);
-	if (ctx->os == OS_WINDOWS)
-		ctx->env.case_insensitive = true;
+	/* a Windows `set` dump without SystemRoot= was read case-sensitively: Path and PATH are one
+	 * variable there, and the later one is the value */
+	if (ctx->os == OS_WINDOWS && !ctx->env.case_insensitive)
+		envsnap_fold_case(&ctx->env, a);
+	if (ctx->env.dropped)
+		fprintf(stderr, "cudx: warning: environment of %s: %zu variables past the first %d ignored\n",
+			ctx->env.origin, ctx->env.dropped, ENVSNAP_MAX_VARS);
 	return 0;
 }
