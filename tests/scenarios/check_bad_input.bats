@@ -82,3 +82,31 @@ teardown() {
 	[ "$status" -le 1 ]
 	[[ "$output" == *'"schema": "cudx/1"'* ]]
 }
+
+@test "an empty --root or --env is a usage error, not the live system" {
+	run "$CUDX" --no-probe --root ""
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cudx: --root needs a directory"* ]]
+	run "$CUDX" --no-probe --root= --json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cudx: --root needs a directory"* ]]
+	[[ "$output" != *'"findings"'* ]]
+	run "$CUDX" --no-probe --root "$root" --env=
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cudx: --env needs a file"* ]]
+}
+
+@test "an --env file over 16 MB is an error, not silently cut" {
+	head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' x >>"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cudx: --env $env_file: File too large (over 16 MB)"* ]]
+}
+
+@test "an --env file with more than 65536 variables is read, with a warning naming what was ignored" {
+	awk 'BEGIN { for (i = 0; i < 70000; i++) printf "VAR_%d=%d\n", i, i }' >>"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -le 1 ]
+	[[ "$output" == *"cudx: warning: environment of file $env_file: 4465 variables past the first 65536 ignored"* ]]
+	[ "$(grep -c 'variables past the first' <<<"$output")" -eq 1 ]
+}
