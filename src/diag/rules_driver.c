@@ -281,10 +281,14 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 						 o->version ? o->version : cuda, o->version_source ? ", from " : "",
 						 o->version_source ? o->version_source : "");
 		}
-		if (floor)
+		if (floor && version_strcmp(floor, rel->linux_driver) != 0)
 			finding_evidence(f, "minimum driver: %s for CUDA %s itself, %s for any CUDA %d.x (minor-version "
 					    "compatibility)%s",
 					 rel->linux_driver, cuda, floor, major_v.part[0], ff.unconfirmed ? " [unconfirmed]" : "");
+		else
+			finding_evidence(f, "minimum driver: %s for CUDA %s (also the floor of minor-version compatibility "
+					    "for CUDA %d.x)%s",
+					 rel->linux_driver, cuda, major_v.part[0], ff.unconfirmed ? " [unconfirmed]" : "");
 		add_sources(f, rel->fact.source);
 	}
 }
