@@ -25,7 +25,8 @@ void win_inventory_init(struct cudx_ctx *ctx, struct windows_inventory *w, const
 		if (win_env_load(&e, ctx->arena, ctx->opt->env_file, &w->env_truncated) == 0)
 			ctx->env = e;
 	}
-	ctx->env.case_insensitive = true;
+	if (!ctx->env.case_insensitive)
+		envsnap_fold_case(&ctx->env, ctx->arena); /* Path and PATH are one variable on Windows */
 	if (!exe && ctx->opt && ctx->opt->n_python)
 		exe = arena_printf(ctx->arena, "%s\\python.exe", ctx->opt->python[0]);
 	win_loader_init(&w->loader, ctx, exe, cwd);

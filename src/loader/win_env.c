@@ -98,20 +98,16 @@ size_t win_env_parse_pstable(struct envsnap *e, struct arena *a, struct span t, 
 		if ((vlen >= 3 && memcmp(val + vlen - 3, "...", 3) == 0) ||
 		    (vlen >= 3 && memcmp(val + vlen - 3, "\xe2\x80\xa6", 3) == 0))
 			cut++;
-		char *name = arena_strndup(a, line, nl);
-		/* later duplicates win, as with envsnap_parse; names compare without case */
-		struct env_var *slot = NULL;
-		for (size_t i = 0; i < e->n; i++)
-			if (strcasecmp(e->vars[i].name, name) == 0)
-				slot = &e->vars[i];
-		if (!slot) {
-			if (e->n >= ENVSNAP_MAX_VARS)
-				break;
-			slot = ARENA_PUSH(a, e->vars, e->n, cap);
+		if (e->n >= ENVSNAP_MAX_VARS) {
+			e->dropped++;
+			continue;
 		}
-		slot->name = name;
+		struct env_var *slot = ARENA_PUSH(a, e->vars, e->n, cap);
+		slot->name = arena_strndup(a, line, nl);
 		slot->value = arena_strndup(a, val, vlen);
 	}
+	/* later duplicates win, as with envsnap_parse; names compare without case (one linear pass) */
+	envsnap_fold_case(e, a);
 	if (truncated)
 		*truncated = cut;
 	return e->n;
