@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fatbin_scan_file.h"
 #include "fmt/fatbin.h"
 
 #define MAX_T 64
@@ -77,17 +78,10 @@ static bool cuobjdump_tally(const char *lib, struct tally *t)
 
 static void scan_tally(const char *lib, struct tally *t)
 {
-	int fd = open(lib, O_RDONLY);
-	assert_true(fd >= 0);
-	struct stat st;
-	assert_int_equal(fstat(fd, &st), 0);
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	assert_true(m != MAP_FAILED);
 	struct arena a;
 	arena_init(&a);
 	struct fatbin_file f;
-	fatbin_scan(span_make(m, (size_t)st.st_size), &a, NULL, &f);
+	struct scanned_file sf = scan_file(lib, &a, &f);
 	assert_int_equal(f.n_problems_total, 0);
 	for (size_t i = 0; i < f.n_entries; i++) {
 		const struct fatbin_entry *e = &f.entries[i];
@@ -98,7 +92,7 @@ static void scan_tally(const char *lib, struct tally *t)
 			tally_add(t, name);
 	}
 	arena_free(&a);
-	munmap(m, (size_t)st.st_size);
+	scanned_file_unmap(sf);
 }
 
 static void compare(const char *rel)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fatbin_scan_file.h"
 #include "fmt/fatbin.h"
 
 #define NVCC "/usr/local/cuda/bin/nvcc"
@@ -73,17 +74,10 @@ static void check(const char *opts, const char *region, const struct want *w, si
 {
 	char obj[4200];
 	build(opts, obj, sizeof obj);
-	int fd = open(obj, O_RDONLY);
-	assert_true(fd >= 0);
-	struct stat st;
-	assert_int_equal(fstat(fd, &st), 0);
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	assert_true(m != MAP_FAILED);
 	struct arena a;
 	arena_init(&a);
 	struct fatbin_file f;
-	fatbin_scan(span_make(m, (size_t)st.st_size), &a, NULL, &f);
+	struct scanned_file sf = scan_file(obj, &a, &f);
 	assert_int_equal(f.host, FATBIN_HOST_ELF);
 	assert_int_equal(f.n_problems_total, 0);
 	assert_int_equal(f.n_containers, 1);
@@ -111,7 +105,7 @@ static void check(const char *opts, const char *region, const struct want *w, si
 			fail_msg("[%s]: %s not listed", opts, w[i].target);
 	}
 	arena_free(&a);
-	munmap(m, (size_t)st.st_size);
+	scanned_file_unmap(sf);
 }
 
 /* Arch- and family-specific SASS plus PTX only for compute_80 (PTX compressed by default,
@@ -164,17 +158,10 @@ static void test_cubin_and_raw_fatbin(void **state)
 		char obj[4200];
 		build(raw ? "-fatbin -gencode arch=compute_89,code=[sm_89,compute_89]" : "-cubin -arch=sm_89", obj,
 		      sizeof obj);
-		int fd = open(obj, O_RDONLY);
-		assert_true(fd >= 0);
-		struct stat st;
-		assert_int_equal(fstat(fd, &st), 0);
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		close(fd);
-		assert_true(m != MAP_FAILED);
 		struct arena a;
 		arena_init(&a);
 		struct fatbin_file f;
-		fatbin_scan(span_make(m, (size_t)st.st_size), &a, NULL, &f);
+		struct scanned_file sf = scan_file(obj, &a, &f);
 		assert_int_equal(f.n_containers, 1);
 		assert_int_equal(f.n_entries, raw ? 2 : 1);
 		assert_int_equal(f.entries[0].kind, FATBIN_KIND_ELF);
@@ -183,7 +170,7 @@ static void test_cubin_and_raw_fatbin(void **state)
 		if (!raw) /* CUDA 13 cubins are ABI V2 (EI_ABIVERSION 8) */
 			assert_int_equal(f.entries[0].minor, 8);
 		arena_free(&a);
-		munmap(m, (size_t)st.st_size);
+		scanned_file_unmap(sf);
 	}
 }
 
