@@ -4,13 +4,11 @@
 load lib/sysroot
 
 setup() {
-	root=$(mkroot)
-	env_file="$root.env"
-	: >"$env_file"
+	setup_root
 }
 
 teardown() {
-	rm -rf "$root" "$env_file"
+	teardown_root
 }
 
 @test "driver 470 with the CUDA 13 runtime: driver-too-old" {

@@ -5,13 +5,11 @@
 load lib/sysroot
 
 setup() {
-	root=$(mkroot)
-	env_file="$root.env"
-	: >"$env_file"
+	setup_root
 }
 
 teardown() {
-	rm -rf "$root" "$env_file"
+	teardown_root
 }
 
 # explain MESSAGE in the scenario root, JSON out

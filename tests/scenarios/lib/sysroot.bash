@@ -30,6 +30,17 @@ mkroot() {
 	echo "$d"
 }
 
+# The usual scenario: a fresh root in $root and an empty environment file in $env_file.
+setup_root() {
+	root=$(mkroot)
+	env_file="$root.env"
+	: >"$env_file"
+}
+
+teardown_root() {
+	rm -rf "$root" "$env_file"
+}
+
 # Hard-link when possible (same file system), else copy. A hard link shares the original's
 # bytes: a test must never write to a path it placed this way (rm it first), or it rewrites the
 # original file (this is how a CUDA library on a development machine was once destroyed).
