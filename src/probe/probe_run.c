@@ -17,6 +17,7 @@
 #include "probe/probe.h"
 #include "probe/probe_child.h"
 #include "probe/probe_record.h"
+#include "probe/probe_sandbox.h"
 
 struct probe_parent {
 	struct arena *a;
@@ -72,6 +73,13 @@ static void child_main(struct probe_parent *p, int fd, const char *target, const
 		.search_myself = !same_str(p->o->ld_library_path, getenv("LD_LIBRARY_PATH")),
 		.candidates = cands,
 	};
+	/* before any vendor code: nothing it does may change the host (device nodes, modules) */
+	struct probe_sandbox sb;
+	probe_sandbox_enter(&sb);
+	probe_fact(&c, "sandbox", "no_new_privs=%s caps_dropped=%s dev_readonly=%s%s%s",
+		   sb.no_new_privs ? "yes" : "no", sb.caps_dropped ? "yes" : "no",
+		   sb.dev_readonly ? "yes" : (geteuid() == 0 ? "no" : "not needed (not root)"),
+		   sb.n_failed ? "; failed: " : "", sb.n_failed ? sb.failed[0] : "");
 	fn(&c);
 	struct probe_rec_buf r;
 	probe_rec_start(&r, PROBE_REC_END);
