@@ -194,7 +194,8 @@ bool kb_cudnn_decode_version(long encoded, int *major, int *minor, int *patch);
 
 /* --- Error codes (data/errors.tsv) ----------------------------------------------------------- */
 struct kb_error {
-	const char *api;     /* "cudart", "cu", "cudnn8", "cudnn9", "cublas", "nvml" */
+	const char *api;     /* "cudart", "cudart_legacy", "cu", "cudnn8", "cudnn9", "cublas", "nccl", "nvml",
+			      * "win32", "ntstatus" */
 	long code;
 	const char *name;    /* "cudaErrorInsufficientDriver" */
 	const char *text;    /* the official message */
@@ -202,6 +203,8 @@ struct kb_error {
 	struct kb_fact fact;
 	bool verbatim;       /* text is the exact string the library prints (else the header's meaning) */
 	const char *note;
+	const char *causes;  /* explain's cause keys, most likely first, comma-separated; NULL: none */
+	const char *aliases; /* other names of the code, comma-separated, or NULL */
 };
 const struct kb_error *kb_error_lookup(const char *api, long code);
 const struct kb_error *kb_error_by_name(const char *name);

@@ -505,6 +505,8 @@ static json_t *error_json(json_t *root, const struct kb_error *e)
 	json_object_set_new(o, "verbatim", json_boolean(e->verbatim));
 	json_object_set_new(o, "finding", str_or_null(e->finding));
 	json_object_set_new(o, "note", str_or_null(e->note));
+	json_object_set_new(o, "explain_causes", str_or_null(e->causes));
+	json_object_set_new(o, "aliases", str_or_null(e->aliases));
 	add_fact(root, o, &e->fact);
 	return o;
 }
