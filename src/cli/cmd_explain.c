@@ -12,9 +12,32 @@
 #include "collect/inventory.h"
 #include "diag/rule.h"
 #include "explain/explain_loader.h"
+#include "explain/explain_message.h"
 #include "explain/explain_rank.h"
 #include "explain/explain_render.h"
 #include "report/report.h"
+
+/* What the messages say, for the message rules (src/diag/rules_message.c): each message's causes
+ * on its text alone, summaries and fixes filled from its facts. */
+static struct message_inventory *message_inventory(struct arena *a, const struct explain_scan *scan)
+{
+	struct message_inventory *mi = arena_calloc(a, 1, sizeof *mi);
+	mi->v = arena_calloc(a, scan->n_msgs ? scan->n_msgs : 1, sizeof *mi->v);
+	for (size_t i = 0; i < scan->n_msgs; i++) {
+		struct explain_result r;
+		explain_rank(a, NULL, &scan->msgs[i], &r);
+		struct message_entry *e = &mi->v[mi->n++];
+		e->line = scan->msgs[i].line;
+		e->line_no = scan->msgs[i].line_no;
+		e->count = scan->msgs[i].count;
+		for (size_t c = 0; c < r.n_causes && c < MESSAGE_MAX_CAUSES; c++)
+			e->causes[e->n_causes++] = (struct message_cause){
+				r.causes[c].def->key, r.causes[c].def->finding, r.causes[c].summary, r.causes[c].because,
+				r.causes[c].fix, r.causes[c].n_fix, r.causes[c].score,
+			};
+	}
+	return mi;
+}
 
 /* Read at most EXPLAIN_MAX_INPUT bytes; *truncated when there was more. The buffer grows by
  * doubling up to EXPLAIN_MAX_INPUT + 1 (the extra byte tells that more was there), so a huge
@@ -115,11 +138,13 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct explain_scan scan;
 	explain_scan_text(ctx->arena, cat, span_make(text, len), &scan);
 
-	/* the machine: inventory and every rule family, exactly what check sees */
+	/* the machine: inventory and every rule family, exactly what check sees, plus the rules that
+	 * judge what the messages say with it */
 	struct inventory *inv = arena_calloc(ctx->arena, 1, sizeof *inv);
 	struct findings *fs = arena_calloc(ctx->arena, 1, sizeof *fs);
 	findings_init(fs, ctx->arena);
 	inventory_collect(ctx, inv);
+	inv->message = message_inventory(ctx->arena, &scan);
 	struct diag_ctx d = { ctx, inv, fs };
 	diag_run(&d);
 	findings_sort(fs);
@@ -129,15 +154,15 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct explain_report rep = {
 		.scan = &scan,
 		.truncated = truncated,
-		.machine = true,
 		.machine_desc = ctx->opt->root ? arena_printf(ctx->arena, "the tree %s", ctx->opt->root)
 					       : "this machine",
+		.inv = inv,
 		.check = fs,
 	};
-	rep.results = arena_calloc(ctx->arena, scan.n_hits ? scan.n_hits : 1, sizeof *rep.results);
-	rep.n_results = scan.n_hits;
-	for (size_t i = 0; i < scan.n_hits; i++)
-		explain_rank(ctx->arena, &m, &scan.hits[i], &rep.results[i]);
+	rep.results = arena_calloc(ctx->arena, scan.n_msgs ? scan.n_msgs : 1, sizeof *rep.results);
+	rep.n_results = scan.n_msgs;
+	for (size_t i = 0; i < scan.n_msgs; i++)
+		explain_rank(ctx->arena, &m, &scan.msgs[i], &rep.results[i]);
 
 	if (ctx->opt->format == OUT_JSON) {
 		struct json_t *j = explain_render_json(&rep);
@@ -146,10 +171,10 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	} else
 		explain_render_text(ctx->out, ctx, &rep);
 
-	if (scan.n_hits == 0)
+	if (scan.n_msgs == 0)
 		return findings_exit_status(fs);
-	for (size_t i = 0; i < scan.n_hits; i++)
-		if (strcmp(rep.results[i].causes[0].def->finding, "harmless-warning") != 0)
+	for (size_t i = 0; i < scan.n_msgs; i++)
+		if (rep.results[i].n_causes == 0 || strcmp(rep.results[i].causes[0].def->finding, "harmless-warning") != 0)
 			return 1;
 	return 0;
 }

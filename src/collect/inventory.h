@@ -120,6 +120,7 @@ struct python_inventory;  /* src/collect/python.h */
 struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
+struct message_inventory; /* src/explain/explain_message.h: what the messages explain read say */
 
 struct inventory {
 	struct system_info system;
@@ -142,6 +143,7 @@ struct inventory {
 	struct probe_report *probe;
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
+	struct message_inventory *message; /* set by `cudx explain` only */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */

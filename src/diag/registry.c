@@ -14,6 +14,7 @@ static const struct family {
 	{ &rules_libs, RULE_LINUX },
 	{ &rules_loader, RULE_LINUX }, { &rules_arch, RULE_LINUX },  { &rules_probe, RULE_LINUX },
 	{ &rules_python, RULE_ANY_OS }, { &rules_windows, RULE_WINDOWS },
+	{ &rules_message, RULE_ANY_OS },
 };
 
 void diag_run(struct diag_ctx *d)

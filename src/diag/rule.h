@@ -35,7 +35,7 @@ struct rule_family {
 #define RULE_ANY_OS (RULE_LINUX | RULE_WINDOWS)
 
 extern const struct rule_family rules_driver, rules_env, rules_ldpath, rules_libs, rules_loader, rules_arch,
-	rules_probe, rules_python, rules_windows;
+	rules_probe, rules_python, rules_windows, rules_message;
 
 /* Run every rule of every family. */
 void diag_run(struct diag_ctx *d);

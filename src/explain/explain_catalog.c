@@ -1,9 +1,14 @@
-/* The catalogue reader: two TSV files with a header row. It is an input reader like any other
- * (the files could be replaced), so it works on spans, bounds every count and never trusts a
- * field; tests/fuzz/fuzz_explain.c feeds it garbage. */
+/* The catalogue reader: TSV files with a header row (causes, message forms, library classes, the
+ * class x form table, symbol prefixes, further texts of error codes), plus the error codes of the
+ * knowledge base. It is an input reader like any other (the files could be replaced), so it works
+ * on spans, bounds every count and never trusts a field; tests/fuzz/fuzz_explain.c feeds it
+ * garbage. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kb/kb.h"
 
 #include "explain/explain.h"
 
@@ -88,6 +93,8 @@ static void tsv_walk(struct arena *a, struct explain_catalog *cat, struct span s
 	}
 }
 
+#define EXPLAIN_MAX_ROWS 4096
+
 static void cause_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
 		      const struct tsv_row *r, const char *file, size_t line_no)
 {
@@ -101,7 +108,7 @@ static void cause_row(struct arena *a, struct explain_catalog *cat, const struct
 		cat_error(a, cat, file, line_no, "duplicate cause key");
 		return;
 	}
-	if (cat->n_causes >= 4096) {
+	if (cat->n_causes >= EXPLAIN_MAX_ROWS) {
 		cat_error(a, cat, file, line_no, "too many causes");
 		return;
 	}
@@ -116,15 +123,55 @@ static void cause_row(struct arena *a, struct explain_catalog *cat, const struct
 	c->source = field(r, col_index(hdr, "source"));
 }
 
+/* A comma-separated list of cause keys into out[] (at most EXPLAIN_MAX_CAUSES); unknown keys are
+ * reported. Returns the count. */
+static size_t parse_causes(struct arena *a, struct explain_catalog *cat, const char *cs, const char *file,
+			   size_t line_no, const struct explain_cause_def **out)
+{
+	size_t n = 0;
+	while (*cs) {
+		const char *comma = strchr(cs, ',');
+		size_t len = comma ? (size_t)(comma - cs) : strlen(cs);
+		while (len && cs[0] == ' ')
+			cs++, len--;
+		while (len && cs[len - 1] == ' ')
+			len--;
+		if (len) {
+			char *key = arena_strndup(a, cs, len);
+			const struct explain_cause_def *c = explain_cause_lookup(cat, key);
+			if (!c)
+				cat_error(a, cat, file, line_no, arena_printf(a, "unknown cause key '%s'", key));
+			else if (n == EXPLAIN_MAX_CAUSES)
+				cat_error(a, cat, file, line_no, "too many causes");
+			else
+				out[n++] = c;
+		}
+		if (!comma)
+			break;
+		cs = comma + 1;
+	}
+	return n;
+}
+
+static bool known_form(const char *f)
+{
+	static const char *const forms[] = { "not-found", "load-failed", "undefined-symbol", "version-not-found",
+					     "link-time-ref", "no-version-info", "wrong-elf-class", "damaged" };
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (strcmp(f, forms[i]) == 0)
+			return true;
+	return false;
+}
+
 static void pattern_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
 			const struct tsv_row *r, const char *file, size_t line_no)
 {
 	struct explain_pattern_def d;
 	memset(&d, 0, sizeof d);
 	d.id = field(r, col_index(hdr, "id"));
-	d.category = field(r, col_index(hdr, "category"));
 	d.text = field(r, col_index(hdr, "pattern"));
 	d.source = field(r, col_index(hdr, "source"));
+	const char *form = field(r, col_index(hdr, "form"));
 	const char *w = field(r, col_index(hdr, "weight"));
 	char *end;
 	long wv = strtol(w, &end, 10);
@@ -133,6 +180,11 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		return;
 	}
 	d.weight = (int)wv;
+	if (*form && !known_form(form)) {
+		cat_error(a, cat, file, line_no, arena_printf(a, "unknown form '%s'", form));
+		return;
+	}
+	d.form = *form ? form : NULL;
 	const char *err;
 	if (explain_pattern_compile(a, d.text, &d.pat, &err) != 0) {
 		cat_error(a, cat, file, line_no, arena_printf(a, "bad pattern: %s", err));
@@ -148,43 +200,155 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		d.when_key = arena_strndup(a, when, (size_t)(eq - when));
 		d.when_glob = eq + 1;
 	}
-	/* causes: comma-separated keys of explain_causes.tsv, most likely first */
-	const char *cs = field(r, col_index(hdr, "causes"));
-	while (*cs) {
-		const char *comma = strchr(cs, ',');
-		size_t len = comma ? (size_t)(comma - cs) : strlen(cs);
-		while (len && cs[0] == ' ')
-			cs++, len--;
-		while (len && cs[len - 1] == ' ')
-			len--;
-		if (len) {
-			char *key = arena_strndup(a, cs, len);
-			const struct explain_cause_def *c = explain_cause_lookup(cat, key);
-			if (!c)
-				cat_error(a, cat, file, line_no,
-					  arena_printf(a, "unknown cause key '%s'", key));
-			else if (d.n_causes == EXPLAIN_MAX_CAUSES)
-				cat_error(a, cat, file, line_no, "too many causes");
-			else
-				d.causes[d.n_causes++] = c;
-		}
-		if (!comma)
-			break;
-		cs = comma + 1;
-	}
-	if (d.n_causes == 0) {
-		cat_error(a, cat, file, line_no, "pattern without a known cause");
+	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes);
+	if (d.n_causes == 0 && !d.form) {
+		cat_error(a, cat, file, line_no, "a phrase without a known cause");
 		return;
 	}
-	if (cat->n_patterns >= 4096) {
+	if (cat->n_patterns >= EXPLAIN_MAX_ROWS) {
 		cat_error(a, cat, file, line_no, "too many patterns");
 		return;
 	}
 	*ARENA_PUSH(a, cat->patterns, cat->n_patterns, cat->cap_patterns) = d;
 }
 
-const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat,
-						     const char *key)
+static void libclass_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
+			 const struct tsv_row *r, const char *file, size_t line_no)
+{
+	const char *glob = field(r, col_index(hdr, "glob")), *klass = field(r, col_index(hdr, "class"));
+	if (!*glob || !*klass || cat->n_libclasses >= EXPLAIN_MAX_ROWS) {
+		cat_error(a, cat, file, line_no, "row needs glob and class");
+		return;
+	}
+	*ARENA_PUSH(a, cat->libclasses, cat->n_libclasses, cat->cap_libclasses) =
+		(struct explain_libclass_def){ glob, klass, field(r, col_index(hdr, "source")) };
+}
+
+static void libform_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
+			const struct tsv_row *r, const char *file, size_t line_no)
+{
+	struct explain_libform_def d;
+	memset(&d, 0, sizeof d);
+	d.klass = field(r, col_index(hdr, "class"));
+	d.form = field(r, col_index(hdr, "form"));
+	d.source = field(r, col_index(hdr, "source"));
+	const char *major = field(r, col_index(hdr, "major")), *os = field(r, col_index(hdr, "os"));
+	char *end;
+	d.major = strcmp(major, "*") == 0 ? -1 : (int)strtol(major, &end, 10);
+	bool bad_major = strcmp(major, "*") != 0 && (!*major || *end || d.major < 0 || d.major > 999);
+	d.os = strcmp(os, "windows") == 0 ? 'w' : strcmp(os, "linux") == 0 ? 'l' : 0;
+	bool bad_os = d.os == 0 && strcmp(os, "*") != 0;
+	bool bad_form = strcmp(d.form, "*") != 0 && !known_form(d.form) && strncmp(d.form, "win-", 4) != 0;
+	if (!*d.klass || bad_major || bad_os || bad_form || cat->n_libforms >= EXPLAIN_MAX_ROWS) {
+		cat_error(a, cat, file, line_no, "row needs class, major (N or *), os (linux, windows or *) and a known form");
+		return;
+	}
+	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes);
+	if (d.n_causes == 0) {
+		cat_error(a, cat, file, line_no, "row without a known cause");
+		return;
+	}
+	*ARENA_PUSH(a, cat->libforms, cat->n_libforms, cat->cap_libforms) = d;
+}
+
+static void symbol_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
+		       const struct tsv_row *r, const char *file, size_t line_no)
+{
+	const char *prefix = field(r, col_index(hdr, "prefix")), *comp = field(r, col_index(hdr, "component"));
+	if (!*prefix || !*comp || strlen(prefix) > 64 || cat->n_symbols >= EXPLAIN_MAX_ROWS) {
+		cat_error(a, cat, file, line_no, "row needs prefix and component");
+		return;
+	}
+	*ARENA_PUSH(a, cat->symbols, cat->n_symbols, cat->cap_symbols) =
+		(struct explain_symbol_def){ prefix, comp, field(r, col_index(hdr, "source")), strlen(prefix) };
+}
+
+static char *lower_dup(struct arena *a, const char *s)
+{
+	char *d = arena_strdup(a, s);
+	for (char *p = d; *p; p++)
+		*p = (char)((unsigned char)*p < 0x80 ? tolower((unsigned char)*p) : *p);
+	return d;
+}
+
+/* Texts shorter than this, or plain words that other programs print too ("unknown error", "out of
+ * memory"), count only on a line that names a GPU API. */
+#define EXPLAIN_SHORT_TEXT 24
+
+static void add_text(struct arena *a, struct explain_catalog *cat, const struct kb_error *e, const char *text)
+{
+	if (cat->n_texts >= EXPLAIN_MAX_ROWS)
+		return;
+	char *lc = lower_dup(a, text);
+	size_t n = strlen(lc);
+	while (n && (lc[n - 1] == '.' || lc[n - 1] == ' ')) /* "... unsupported toolchain." */
+		lc[--n] = 0;
+	if (n < 6)
+		return;
+	bool ascii = true;
+	for (size_t i = 0; i < n; i++)
+		ascii &= (unsigned char)lc[i] < 0x80;
+	*ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts) =
+		(struct explain_text_def){ e, lc, n, ascii && n < EXPLAIN_SHORT_TEXT };
+}
+
+static void text_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
+		     const struct tsv_row *r, const char *file, size_t line_no)
+{
+	const char *api = field(r, col_index(hdr, "api")), *code = field(r, col_index(hdr, "code"));
+	const char *text = field(r, col_index(hdr, "text"));
+	char *end;
+	long c = strtol(code, &end, 10);
+	const struct kb_error *e = *code && !*end ? kb_error_lookup(api, c) : NULL;
+	if (!e || !*text) {
+		cat_error(a, cat, file, line_no, "row needs an api and code of data/errors.tsv and a text");
+		return;
+	}
+	add_text(a, cat, e, text);
+}
+
+static void add_name(struct arena *a, struct explain_catalog *cat, const struct kb_error *e, const char *name,
+		     size_t len)
+{
+	if (len < 4 || len > 96)
+		return;
+	char *lc = lower_dup(a, arena_strndup(a, name, len));
+	*ARENA_PUSH(a, cat->names, cat->n_names, cat->cap_names) = (struct explain_name_def){ lc, e };
+}
+
+static int name_cmp(const void *x, const void *y)
+{
+	const struct explain_name_def *a = x, *b = y;
+	int c = strcmp(a->lc, b->lc);
+	/* equal names (cuDNN 8 and 9): the table's first row first */
+	return c ? c : (a->code < b->code ? -1 : a->code > b->code);
+}
+
+/* The error codes of the knowledge base: names and aliases for lookup by token, the texts the
+ * libraries print (verbatim rows) for lookup in the line. Success codes are no error. */
+static void add_kb_codes(struct arena *a, struct explain_catalog *cat)
+{
+	const struct kb_error *rows;
+	size_t n = kb_errors(&rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_error *e = &rows[i];
+		if (e->code == 0)
+			continue;
+		add_name(a, cat, e, e->name, strlen(e->name));
+		for (const char *s = e->aliases; s && *s;) {
+			const char *comma = strchr(s, ',');
+			size_t len = comma ? (size_t)(comma - s) : strlen(s);
+			add_name(a, cat, e, s, len);
+			s = comma ? comma + 1 : NULL;
+		}
+		if (e->verbatim && e->text && strcmp(e->text, e->name) != 0 && strncmp(e->text, "0x", 2) != 0)
+			add_text(a, cat, e, e->text);
+	}
+	if (cat->n_names > 1)
+		qsort(cat->names, cat->n_names, sizeof cat->names[0], name_cmp);
+}
+
+const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat, const char *key)
 {
 	for (size_t i = 0; i < cat->n_causes; i++)
 		if (strcmp(cat->causes[i].key, key) == 0)
@@ -192,21 +356,31 @@ const struct explain_cause_def *explain_cause_lookup(const struct explain_catalo
 	return NULL;
 }
 
-void explain_catalog_parse(struct arena *a, struct span causes_tsv, struct span patterns_tsv,
-			   struct explain_catalog *cat)
+size_t explain_code_causes(const struct explain_catalog *cat, const struct kb_error *e,
+			   const struct explain_cause_def **out, size_t max)
+{
+	size_t n = 0;
+	for (const char *s = e->causes; s && *s && n < max;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		for (size_t i = 0; i < cat->n_causes; i++)
+			if (strlen(cat->causes[i].key) == len && strncmp(cat->causes[i].key, s, len) == 0) {
+				out[n++] = &cat->causes[i];
+				break;
+			}
+		s = comma ? comma + 1 : NULL;
+	}
+	return n;
+}
+
+void explain_catalog_parse(struct arena *a, const struct explain_files *f, struct explain_catalog *cat)
 {
 	memset(cat, 0, sizeof *cat);
-	tsv_walk(a, cat, causes_tsv, "explain_causes.tsv", cause_row);
-	tsv_walk(a, cat, patterns_tsv, "explain_patterns.tsv", pattern_row);
-	/* highest weight first (stable: file order within a weight), so the scanner can stop at the
-	 * first pattern that matches a line */
-	for (size_t i = 1; i < cat->n_patterns; i++) {
-		struct explain_pattern_def d = cat->patterns[i];
-		size_t j = i;
-		while (j > 0 && cat->patterns[j - 1].weight < d.weight) {
-			cat->patterns[j] = cat->patterns[j - 1];
-			j--;
-		}
-		cat->patterns[j] = d;
-	}
+	tsv_walk(a, cat, f->causes, "explain_causes.tsv", cause_row);
+	tsv_walk(a, cat, f->patterns, "explain_patterns.tsv", pattern_row);
+	tsv_walk(a, cat, f->libclass, "explain_libclass.tsv", libclass_row);
+	tsv_walk(a, cat, f->libforms, "explain_libforms.tsv", libform_row);
+	tsv_walk(a, cat, f->symbols, "explain_symbols.tsv", symbol_row);
+	tsv_walk(a, cat, f->texts, "explain_texts.tsv", text_row);
+	add_kb_codes(a, cat);
 }

@@ -1,12 +1,16 @@
-/* Rank the causes of a recognised message against the machine.
+/* Rank the causes of a message against the machine.
  *
- * A cause is CONFIRMED when the findings of the rules (check, why, arch, probe, frameworks,
- * windows) contain its finding id: its evidence and fix then come from that finding. It is
- * RULED_OUT when a machine check of the table below contradicts it (e.g. "no driver" while a
- * driver is loaded here). The rest keep the catalogue's order: the first is LIKELY, the others
- * POSSIBLE, each with what to run where the message happened. This assumes the message came from
- * this machine (or the --root/--env/--pid given); when the machine contradicts the message
- * itself, r->elsewhere says so. */
+ * The text gives the candidates, best first (explain_score.c). A cause is CONFIRMED when the
+ * findings of the rules (the same rules and inventory as `check`) contain its finding id: its
+ * evidence and fix then come from that finding, and an error finding puts it first, a warning
+ * next (an informational finding, such as "no driver in this image", adds its evidence but moves
+ * nothing). The loader confirms a missing library (with its trace of every place tried) or
+ * another major of it. A cause is RULED_OUT when a machine check of the table below contradicts it
+ * (e.g. "no driver" while a driver is loaded here): it goes last, with the reason. The rest keep
+ * the text's order: the first is LIKELY, the others POSSIBLE, each with what to run where the
+ * message happened. This assumes the message came from this machine (or the --root/--env/--pid
+ * given); when the machine contradicts the message itself, r->elsewhere says so. A target that
+ * shows nothing (an empty --root) confirms and contradicts nothing. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,18 +24,18 @@ const char *explain_conf_name(enum explain_conf c)
 	return names[c];
 }
 
-static void add_fact(struct arena *a, struct explain_result *r, const char *k, const char *v)
+static void add_kv(struct arena *a, struct explain_result *r, const char *k, const char *v)
 {
-	if (!v || !*v || explain_fact_get(r, k))
+	if (!v || !*v || explain_kv_get(r, k))
 		return;
-	*ARENA_PUSH(a, r->facts, r->n_facts, r->cap_facts) = (struct explain_fact){ k, v };
+	*ARENA_PUSH(a, r->kv, r->n_kv, r->cap_kv) = (struct explain_kv){ k, v };
 }
 
-const char *explain_fact_get(const struct explain_result *r, const char *key)
+const char *explain_kv_get(const struct explain_result *r, const char *key)
 {
-	for (size_t i = 0; i < r->n_facts; i++)
-		if (strcmp(r->facts[i].key, key) == 0)
-			return r->facts[i].value;
+	for (size_t i = 0; i < r->n_kv; i++)
+		if (strcmp(r->kv[i].key, key) == 0)
+			return r->kv[i].value;
 	return NULL;
 }
 
@@ -56,58 +60,37 @@ static bool ci_has(const char *hay, const char *needle)
 	return false;
 }
 
-static const char *base_name(const char *p)
+static void lib_kv(struct arena *a, struct explain_result *r, const struct explain_lib *l)
 {
-	const char *b = p;
-	for (const char *s = p; *s; s++)
-		if (*s == '/' || *s == '\\')
-			b = s + 1;
-	return b;
+	if (!l->name)
+		return;
+	add_kv(a, r, "library", l->name);
+	if (l->os == 'w')
+		add_kv(a, r, "dll", l->name);
+	if (l->major >= 0 && explain_kv_get(r, "library") == l->name)
+		add_kv(a, r, "libmajor", arena_printf(a, "%d", l->major));
 }
 
-/* "libcudnn.so.8.9.2" -> "8"; "libcuda.so" -> NULL */
-static const char *so_major(struct arena *a, const char *name)
+void explain_kv_fill(struct arena *a, const struct explain_message *m, struct explain_result *r)
 {
-	const char *so = strstr(name, ".so.");
-	if (!so || !isdigit((unsigned char)so[4]))
-		return NULL;
-	size_t n = 0;
-	while (isdigit((unsigned char)so[4 + n]))
-		n++;
-	return arena_strndup(a, so + 4, n);
-}
-
-/* "cudnn_ops_infer64_8.dll" -> "8", "cublas64_12.dll" -> "12", "cudart64_110.dll" -> "11" (CUDA
- * 11.0: three digits are major and minor) */
-static const char *dll_major(struct arena *a, const char *name)
-{
-	const char *us = strrchr(name, '_');
-	if (!us)
-		return NULL;
-	size_t n = 0;
-	while (isdigit((unsigned char)us[1 + n]))
-		n++;
-	if (n == 0 || n > 4 || !ci_eq(us + 1 + n, ".dll"))
-		return NULL;
-	return arena_strndup(a, us + 1, n == 3 ? 2 : n);
-}
-
-void explain_facts(struct arena *a, const struct explain_hit *hit, struct explain_result *r)
-{
-	for (size_t i = 0; i < hit->n_caps; i++)
-		add_fact(a, r, hit->caps[i].key, hit->caps[i].value);
-	const char *lib = explain_hit_get(hit, "lib"), *dll = explain_hit_get(hit, "dll");
-	if (lib) {
-		add_fact(a, r, "library", base_name(lib));
-		add_fact(a, r, "libmajor", so_major(a, base_name(lib)));
+	/* the library a failure form is about says most; then any library the line names */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < m->n_own; i++) {
+			const struct explain_fact *f = &m->facts[i];
+			if ((pass == 0 && f->kind == EXF_FORM && f->has_lib) || (pass == 1 && f->kind == EXF_LIB))
+				lib_kv(a, r, &f->lib);
+		}
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		if (f->kind == EXF_CODE)
+			add_kv(a, r, "code", arena_printf(a, "%s (%s %ld)", f->code->name, f->code->api, f->code->code));
+		else if (f->kind == EXF_FORM && f->symbol)
+			add_kv(a, r, "symbol", f->symbol);
+		else if (f->kind == EXF_VERSION)
+			add_kv(a, r, f->role && strcmp(f->role, "kernel") != 0 ? f->role : f->what, f->value);
+		else if (f->kind == EXF_ARCH)
+			add_kv(a, r, "sm", arena_printf(a, "sm_%d", f->sm));
 	}
-	if (dll) {
-		add_fact(a, r, "library", dll);
-		add_fact(a, r, "libmajor", dll_major(a, dll));
-	}
-	const char *path = explain_hit_get(hit, "path");
-	if (path && !lib && !dll)
-		add_fact(a, r, "library", base_name(path));
 }
 
 /* Fill {key} placeholders from the facts; a missing fact reads as a neutral word. */
@@ -130,9 +113,7 @@ static const char *fill(struct arena *a, const struct explain_result *r, const c
 			break;
 		}
 		char *key = arena_strndup(a, open + 1, (size_t)(close - open - 1));
-		const char *v = explain_fact_get(r, key);
-		if (v && (strcmp(key, "lib") == 0))
-			v = explain_fact_get(r, "library");
+		const char *v = explain_kv_get(r, strcmp(key, "lib") == 0 ? "library" : key);
 		for (size_t i = 0; !v && i < sizeof dflt / sizeof dflt[0]; i++)
 			if (strcmp(dflt[i].key, key) == 0)
 				v = dflt[i].dflt;
@@ -179,7 +160,7 @@ static const struct lib_file *find_lib(const struct inventory *inv, const char *
 static const char *check_lib_present(struct arena *a, const struct explain_machine *m,
 				     struct explain_result *r)
 {
-	const char *lib = explain_fact_get(r, "library");
+	const char *lib = explain_kv_get(r, "library");
 	if (!lib)
 		return NULL;
 	const struct lib_file *l = find_lib(m->inv, lib, true);
@@ -211,7 +192,7 @@ static const char *check_driver_present(struct arena *a, const struct explain_ma
 static const char *check_driver_new_enough(struct arena *a, const struct explain_machine *m,
 					   struct explain_result *r)
 {
-	const char *cuda = explain_fact_get(r, "cuda");
+	const char *cuda = explain_kv_get(r, "cuda");
 	const struct driver_info *d = &m->inv->driver;
 	if (!cuda || !d->max_cuda || !d->effective_version)
 		return NULL;
@@ -283,24 +264,25 @@ static bool finding_mentions(const struct finding *f, const char *what)
 	return false;
 }
 
-/* The finding that confirms c, preferring one about the message's library. A finding about one
- * library (lib-*, dll-*) confirms only a message about that library: "libnvrtc.so.12 not found"
- * says nothing about the libcudnn.so.8 of the message. */
-static const struct finding *confirming(const struct explain_machine *m, const char *finding_id,
-					const char *lib)
+/* The finding that confirms c, preferring one about the message's library, then the most severe.
+ * A finding about one library (lib-*, dll-*) confirms only a message about that library:
+ * "libnvrtc.so.12 not found" says nothing about the libcudnn.so.8 of the message. */
+static const struct finding *confirming(const struct explain_machine *m, const char *finding_id, const char *lib)
 {
-	const struct finding *any = NULL;
+	const struct finding *best = NULL;
+	bool best_named = false;
 	bool per_library = strncmp(finding_id, "lib-", 4) == 0 || strncmp(finding_id, "dll-", 4) == 0;
 	for (size_t i = 0; i < m->fs->n; i++) {
 		const struct finding *f = &m->fs->v[i];
 		if (strcmp(f->id, finding_id) != 0)
 			continue;
-		if (!lib || finding_mentions(f, lib))
-			return f;
-		if (!any && !per_library)
-			any = f;
+		bool named = lib && finding_mentions(f, lib);
+		if (per_library && lib && !named)
+			continue;
+		if (!best || named > best_named || (named == best_named && f->severity > best->severity))
+			best = f, best_named = named;
 	}
-	return any;
+	return best;
 }
 
 /* ---- support from the loader and the inventory ------------------------------------------- */
@@ -340,7 +322,7 @@ static enum support library_support(struct arena *a, const struct explain_machin
 				    struct explain_result *r, const struct explain_resolution *res,
 				    struct explain_cause_result *cr, const char **why)
 {
-	const char *lib = explain_fact_get(r, "library");
+	const char *lib = explain_kv_get(r, "library");
 	const char *fid = cr->def->finding;
 	bool not_found = strcmp(fid, "lib-not-found") == 0 || strcmp(fid, "dll-not-found") == 0;
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
@@ -392,70 +374,96 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	return SUPPORT_CONFIRMS;
 }
 
-static bool windows_message(const struct explain_result *r)
+static bool windows_message(const struct explain_message *msg)
 {
-	return explain_fact_get(r, "dll") || strncmp(r->hit->def->category, "WIN_", 4) == 0;
+	for (size_t i = 0; i < msg->n_own; i++) {
+		const struct explain_fact *f = &msg->facts[i];
+		if ((f->kind == EXF_LIB && f->lib.os == 'w') || (f->kind == EXF_FORM && strncmp(f->form, "win-", 4) == 0) ||
+		    (f->kind == EXF_CODE && (strcmp(f->code->api, "win32") == 0 || strcmp(f->code->api, "ntstatus") == 0)))
+			return true;
+	}
+	return false;
 }
 
-void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_hit *hit,
+/* Whether the target shows anything at all: an empty --root is no machine to confirm or
+ * contradict with (its "no driver" is an image's normal state). */
+static bool machine_known(const struct explain_machine *m)
+{
+	const struct inventory *inv = m->inv;
+	return inv->system.live || inv->system.os_name || inv->n_libs || inv->n_toolkits || inv->driver.kernel_version ||
+	       inv->driver.libcuda_path || inv->n_gpus;
+}
+
+static void add_finding_evidence(struct arena *a, struct explain_cause_result *cr, const struct finding *f)
+{
+	push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+		 arena_printf(a, "%s (%s): %s", f->id, severity_name(f->severity), f->summary));
+	for (size_t e = 0; e < f->n_evidence; e++)
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, f->evidence[e]);
+}
+
+/* rank buckets: confirmed by an error (0), by a warning or the loader (1), open (2), ruled out (3);
+ * the loader's "another major is installed" says more than "not found" and joins bucket 0 */
+static int judge(struct arena *a, const struct explain_machine *m, struct explain_result *r,
+		 const struct explain_resolution *res, struct explain_cause_result *cr)
+{
+	const struct explain_cause_def *c = cr->def;
+	const char *lib = explain_kv_get(r, "library");
+	const struct finding *f = confirming(m, c->finding, lib);
+	if (f) {
+		cr->finding = f;
+		add_finding_evidence(a, cr, f);
+		if (f->severity != SEV_INFO) {
+			cr->conf = EXPLAIN_CONFIRMED;
+			for (size_t e = 0; e < f->n_fix; e++)
+				push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+			return f->severity == SEV_ERROR ? 0 : 1;
+		}
+	}
+	if (!machine_known(m))
+		return 2;
+	const char *why = NULL;
+	enum support sup = library_support(a, m, r, res, cr, &why);
+	if (sup == SUPPORT_CONFIRMS) {
+		cr->conf = EXPLAIN_CONFIRMED;
+		return strstr(c->finding, "wrong-major") ? 0 : 1;
+	}
+	if (sup == SUPPORT_CONTRADICTS) {
+		cr->conf = EXPLAIN_RULED_OUT;
+		cr->ruled_out_because = why;
+		return 3;
+	}
+	for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
+		if (strcmp(rule_outs[k].name, c->rule_out) == 0 && (why = rule_outs[k].check(a, m, r))) {
+			cr->conf = EXPLAIN_RULED_OUT;
+			cr->ruled_out_because = why;
+			return 3;
+		}
+	return 2;
+}
+
+void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r)
 {
 	memset(r, 0, sizeof *r);
-	r->hit = hit;
-	explain_facts(a, hit, r);
-	const char *lib = explain_fact_get(r, "library");
+	r->msg = msg;
+	explain_kv_fill(a, msg, r);
+	const char *lib = explain_kv_get(r, "library");
 	bool machine = m && m->inv && m->fs;
 	struct explain_resolution res = { 0 };
-	if (machine && m->resolve && lib && !explain_fact_get(r, "dll"))
+	if (machine && m->resolve && lib && !explain_kv_get(r, "dll") && machine_known(m))
 		m->resolve(m->cookie, a, lib, &res);
-	int rank[EXPLAIN_MAX_CAUSES]; /* 0 confirmed by a specific check, 1 confirmed, 2 open, 3 ruled out */
-	for (size_t i = 0; i < hit->def->n_causes; i++) {
-		const struct explain_cause_def *c = hit->def->causes[i];
+	int rank[EXPLAIN_MAX_CAUSES];
+	for (size_t i = 0; i < msg->n_cands; i++) {
 		struct explain_cause_result *cr = &r->causes[r->n_causes];
-		rank[r->n_causes++] = 2;
+		const struct explain_cause_def *c = msg->cands[i].cause;
 		cr->def = c;
 		cr->conf = EXPLAIN_POSSIBLE;
+		cr->score = msg->cands[i].score;
+		cr->because = msg->cands[i].because;
 		cr->summary = fill(a, r, c->summary);
 		cr->check = *c->check ? fill(a, r, c->check) : NULL;
-		if (!machine)
-			goto fix;
-		const struct finding *f = confirming(m, c->finding, lib);
-		if (f) {
-			cr->conf = EXPLAIN_CONFIRMED;
-			rank[r->n_causes - 1] = 1;
-			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-				 arena_printf(a, "%s: %s", f->id, f->summary));
-			for (size_t e = 0; e < f->n_evidence; e++)
-				push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, f->evidence[e]);
-			for (size_t e = 0; e < f->n_fix; e++)
-				push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
-			goto fix;
-		}
-		const char *why = NULL;
-		enum support sup = library_support(a, m, r, &res, cr, &why);
-		if (sup == SUPPORT_CONFIRMS) {
-			cr->conf = EXPLAIN_CONFIRMED;
-			/* "another major is installed" says more than "not found" */
-			bool specific = strstr(c->finding, "wrong-major") != NULL;
-			rank[r->n_causes - 1] = specific ? 0 : 1;
-			goto fix;
-		}
-		if (sup == SUPPORT_CONTRADICTS) {
-			cr->conf = EXPLAIN_RULED_OUT;
-			cr->ruled_out_because = why;
-			rank[r->n_causes - 1] = 3;
-			goto fix;
-		}
-		for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
-			if (strcmp(rule_outs[k].name, c->rule_out) == 0) {
-				why = rule_outs[k].check(a, m, r);
-				if (why) {
-					cr->conf = EXPLAIN_RULED_OUT;
-					cr->ruled_out_because = why;
-					rank[r->n_causes - 1] = 3;
-				}
-			}
-	fix:
+		rank[r->n_causes++] = machine ? judge(a, m, r, &res, cr) : 2;
 		if (cr->n_fix == 0) {
 			/* the catalogue's fix: steps separated by the two characters \n */
 			const char *s = fill(a, r, c->fix);
@@ -470,7 +478,7 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			}
 		}
 	}
-	/* stable order by rank: confirmed, open causes in catalogue order, ruled out */
+	/* stable order by bucket; within one, the text's order */
 	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];
 	size_t n = 0;
 	for (int pass = 0; pass < 4; pass++)
@@ -480,9 +488,9 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	memcpy(r->causes, sorted, n * sizeof sorted[0]);
 	if (r->n_causes && r->causes[0].conf == EXPLAIN_POSSIBLE)
 		r->causes[0].conf = EXPLAIN_LIKELY;
-	if (!machine)
+	if (!machine || !machine_known(m))
 		return;
-	if (m->os == OS_LINUX && windows_message(r) && !r->elsewhere)
+	if (m->os == OS_LINUX && windows_message(msg) && !r->elsewhere)
 		r->elsewhere = "this is a Windows message and the system checked is Linux: nothing here "
 			       "can confirm it. Run cudx explain on the Windows machine, or point --root at a "
 			       "copy of its C: drive with --env holding its `set` output.";

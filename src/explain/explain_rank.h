@@ -1,5 +1,6 @@
-/* Ranking the causes of one recognised message against a machine: the findings of `check` (and
- * the other rule families) confirm a cause; a few facts of the inventory contradict one. */
+/* Ranking the causes of one message against a machine: the findings of the rules (check's, and
+ * those of the message rules of src/diag/rules_message.c) confirm a cause; the loader and a few
+ * facts of the inventory confirm or contradict one. */
 #ifndef CUDX_EXPLAIN_RANK_H
 #define CUDX_EXPLAIN_RANK_H
 
@@ -9,18 +10,22 @@
 
 enum explain_conf {
 	EXPLAIN_CONFIRMED, /* the machine shows the finding: "high" */
-	EXPLAIN_LIKELY,    /* the catalogue's first not-contradicted cause: "medium" */
+	EXPLAIN_LIKELY,    /* the text's most likely cause, nothing here contradicts it: "medium" */
 	EXPLAIN_POSSIBLE,  /* "low" */
 	EXPLAIN_RULED_OUT,
 };
 
-struct explain_fact {
+/* A fact of the message as key=value, for placeholders and display: library, libmajor, dll,
+ * symbol, code, cuda, driver, built, found, sm. */
+struct explain_kv {
 	const char *key, *value;
 };
 
 struct explain_cause_result {
 	const struct explain_cause_def *def;
 	enum explain_conf conf;
+	double score;        /* the text's score */
+	const char *because; /* the fact of the message behind it */
 	const char *summary; /* placeholders filled */
 	const char **evidence;
 	size_t n_evidence, cap_evidence;
@@ -28,12 +33,13 @@ struct explain_cause_result {
 	size_t n_fix, cap_fix;
 	const char *ruled_out_because;
 	const char *check;   /* what to run where the message happened */
+	const struct finding *finding; /* the machine's finding that confirms it, or NULL */
 };
 
 struct explain_result {
-	const struct explain_hit *hit;
-	struct explain_fact *facts;
-	size_t n_facts, cap_facts;
+	const struct explain_message *msg;
+	struct explain_kv *kv;
+	size_t n_kv, cap_kv;
 	struct explain_cause_result causes[EXPLAIN_MAX_CAUSES];
 	size_t n_causes;
 	/* set when the machine contradicts the message: it probably came from elsewhere */
@@ -49,7 +55,7 @@ struct explain_resolution {
 	size_t n_tried;
 };
 
-/* What ranking may look at; inv/fs NULL = no machine (everything "cannot confirm here"). */
+/* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */
 struct explain_machine {
 	const struct inventory *inv;
 	const struct findings *fs;
@@ -61,11 +67,11 @@ struct explain_machine {
 };
 
 const char *explain_conf_name(enum explain_conf c);
-/* Facts of the message: its captures plus derived ones (library base name, its major). */
-void explain_facts(struct arena *a, const struct explain_hit *hit, struct explain_result *r);
-const char *explain_fact_get(const struct explain_result *r, const char *key);
-/* Fill r (facts included) for hit, ranking its causes against m. */
-void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_hit *hit,
+/* The message's facts as key=value (its own first, then its context's). */
+void explain_kv_fill(struct arena *a, const struct explain_message *m, struct explain_result *r);
+const char *explain_kv_get(const struct explain_result *r, const char *key);
+/* Fill r for m, ranking its candidates against the machine (NULL: the text's order). */
+void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r);
 /* Names of the machine checks a cause row may name in rule_out (for the catalogue test). */
 bool explain_rule_out_known(const char *name);

@@ -1,23 +1,19 @@
-/* Scan text for known messages: line by line, bounded (EXPLAIN_MAX_INPUT bytes, lines cut at
- * EXPLAIN_MAX_LINE), blank runs collapsed so that patterns need not care about spacing. Each line
- * yields at most one message: the most specific (highest weight) pattern that matches it (the
- * catalogue is sorted by weight, so that is the first). Equal
- * messages (same pattern, same captured values) are counted, not repeated. */
+/* Scan text for messages: line by line, bounded (EXPLAIN_MAX_INPUT bytes, lines cut at
+ * EXPLAIN_MAX_LINE), blank runs collapsed so that patterns need not care about spacing. A line
+ * with a code, a failure form or a catalogue phrase is a message; the facts of the
+ * EXPLAIN_CONTEXT_LINES lines before and after it are its context (a traceback's other lines, the
+ * second line of a two-line error). Equal messages (the same facts) are counted, not repeated.
+ * Memory: the facts of the last few lines in a ring of fixed buffers; only a new distinct message
+ * allocates, so a long log costs no more than its first EXPLAIN_MAX_HITS distinct messages. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explain/explain.h"
 
 #define EXPLAIN_SHOW_LINE 1024
-
-const char *explain_hit_get(const struct explain_hit *h, const char *key)
-{
-	for (size_t i = 0; i < h->n_caps; i++)
-		if (strcmp(h->caps[i].key, key) == 0)
-			return h->caps[i].value;
-	return NULL;
-}
+#define RING (EXPLAIN_CONTEXT_LINES + 1)
 
 /* Normalise raw into norm/lc: control characters and tabs become spaces, blank runs one space,
  * leading blanks dropped. Returns the new length and counts the non-text bytes. */
@@ -44,104 +40,101 @@ static size_t normalise(const uint8_t *raw, size_t n, char *norm, char *lc, size
 	return k;
 }
 
-static bool same_caps(const struct explain_hit *h, const struct explain_capture *caps, size_t n)
+static bool primary(const struct explain_fact *f)
 {
-	if (h->n_caps != n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(h->caps[i].value, caps[i].value) != 0)
-			return false;
-	return true;
+	return f->kind == EXF_CODE || f->kind == EXF_FORM || f->kind == EXF_PHRASE;
 }
 
-static int hit_cmp(const void *x, const void *y)
+/* What makes two lines the same message: their codes, forms (with what they are about) and
+ * phrases. NULL when the line has none. */
+static const char *signature(struct arena *a, const struct explain_linefacts *lf)
 {
-	const struct explain_hit *a = x, *b = y;
-	if (a->def->weight != b->def->weight)
-		return a->def->weight > b->def->weight ? -1 : 1;
+	char buf[1024];
+	size_t n = 0;
+	for (size_t i = 0; i < lf->n && n < sizeof buf - 1; i++) {
+		const struct explain_fact *f = &lf->v[i];
+		if (!primary(f))
+			continue;
+		int w;
+		if (f->kind == EXF_CODE)
+			w = snprintf(buf + n, sizeof buf - n, "c:%s:%ld|", f->code->api, f->code->code);
+		else
+			w = snprintf(buf + n, sizeof buf - n, "%s:%s:%s|", f->pattern->id, f->symbol ? f->symbol : "",
+				     f->has_lib && f->lib.name ? f->lib.name : "");
+		if (w < 0)
+			break;
+		n += (size_t)w < sizeof buf - n ? (size_t)w : sizeof buf - n - 1;
+	}
+	return n ? arena_strndup(a, buf, n) : NULL;
+}
+
+static const char *dup_or_null(struct arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+/* Copy a fact out of a line buffer into the arena (its strings point into the buffer). */
+static void add_fact(struct arena *a, struct explain_message *m, const struct explain_fact *f, bool context)
+{
+	if (m->n_facts == EXPLAIN_MAX_FACTS)
+		return;
+	struct explain_fact *d = ARENA_PUSH(a, m->facts, m->n_facts, m->cap_facts);
+	*d = *f;
+	d->context = context;
+	d->text = dup_or_null(a, f->text);
+	d->symbol = dup_or_null(a, f->symbol);
+	d->lib.name = dup_or_null(a, f->lib.name);
+	d->value = dup_or_null(a, f->value);
+}
+
+static void add_context(struct arena *a, struct explain_message *m, const struct explain_linefacts *lf)
+{
+	for (size_t i = 0; i < lf->n; i++)
+		if (lf->v[i].kind != EXF_LIB)
+			add_fact(a, m, &lf->v[i], true);
+}
+
+static int msg_cmp(const void *x, const void *y)
+{
+	const struct explain_message *a = x, *b = y;
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
 	return a->line_no < b->line_no ? -1 : a->line_no > b->line_no;
 }
 
-/* A cheap pre-filter: which byte pairs occur in the line (hashed into 4096 bits). A pattern whose
- * longest literal has a pair the line lacks cannot match, and most patterns are rejected so,
- * without searching the line at all. */
-#define PAIR_BITS 4096u
-static unsigned pair_hash(unsigned char a, unsigned char b)
+/* A line's facts: a new message, another sighting of a known one, or nothing. */
+static void take_line(struct arena *a, struct explain_scan *out, struct explain_linefacts *ring,
+		      const struct explain_linefacts *lf, struct span line)
 {
-	return ((unsigned)a * 31u + b) & (PAIR_BITS - 1);
-}
-
-static void pairs_of(struct span lc, uint64_t *bits)
-{
-	memset(bits, 0, PAIR_BITS / 8);
-	for (size_t i = 0; i + 1 < lc.n; i++) {
-		unsigned h = pair_hash(lc.p[i], lc.p[i + 1]);
-		bits[h / 64] |= (uint64_t)1 << (h % 64);
-	}
-}
-
-static bool may_contain(const uint64_t *bits, const char *lit, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned h = pair_hash((unsigned char)lit[i], (unsigned char)lit[i + 1]);
-		if (!(bits[h / 64] & ((uint64_t)1 << (h % 64))))
-			return false;
-	}
-	return true;
-}
-
-/* bufs[0] and bufs[1]: the values of the current try and of the best match so far, swapped */
-static void scan_line(struct arena *a, struct explain_capbuf *bufs, const struct explain_catalog *cat,
-		      struct span line, struct span lc, size_t line_no, struct explain_scan *out)
-{
-	const struct explain_pattern_def *best = NULL;
-	struct explain_capture best_caps[EXPLAIN_MAX_CAPS], caps[EXPLAIN_MAX_CAPS];
-	struct explain_capbuf *cur = &bufs[0], *kept = &bufs[1];
-	size_t best_n = 0, n;
-	uint64_t pairs[PAIR_BITS / 64];
-	pairs_of(lc, pairs);
-	for (size_t i = 0; i < cat->n_patterns; i++) {
-		const struct explain_pattern_def *d = &cat->patterns[i];
-		if (d->pat.anchor && !may_contain(pairs, d->pat.anchor, d->pat.anchor_len))
-			continue;
-		if (!explain_pattern_match(&d->pat, line, lc, cur, caps, &n))
-			continue;
-		if (d->when_key) {
-			const char *v = NULL;
-			for (size_t c = 0; c < n; c++)
-				if (strcmp(caps[c].key, d->when_key) == 0)
-					v = caps[c].value;
-			if (!v || !explain_glob(d->when_glob, v))
-				continue;
-		}
-		best = d;
-		best_n = n;
-		memcpy(best_caps, caps, n * sizeof caps[0]);
-		struct explain_capbuf *t = cur;
-		cur = kept, kept = t;
-		break; /* the catalogue is sorted by weight: nothing later can beat it */
-	}
-	if (!best)
+	const char *sig = signature(a, lf);
+	if (!sig)
 		return;
-	for (size_t h = 0; h < out->n_hits; h++)
-		if (out->hits[h].def == best && same_caps(&out->hits[h], best_caps, best_n)) {
-			out->hits[h].count++;
+	for (size_t i = 0; i < out->n_msgs; i++)
+		if (strcmp(out->msgs[i].sig, sig) == 0) {
+			out->msgs[i].count++;
 			return;
 		}
-	if (out->n_hits == EXPLAIN_MAX_HITS) {
-		out->dropped_hits++;
+	if (out->n_msgs == EXPLAIN_MAX_HITS) {
+		out->dropped_msgs++;
 		return;
 	}
-	struct explain_hit *h = ARENA_PUSH(a, out->hits, out->n_hits, out->cap_hits);
-	h->def = best;
-	h->line_no = line_no;
-	h->count = 1;
-	h->line = arena_strndup(a, (const char *)line.p,
-				line.n > EXPLAIN_SHOW_LINE ? EXPLAIN_SHOW_LINE : line.n);
-	h->n_caps = best_n;
-	for (size_t c = 0; c < best_n; c++)
-		h->caps[c] = (struct explain_capture){ arena_strdup(a, best_caps[c].key),
-						       arena_strdup(a, best_caps[c].value) };
+	struct explain_message *m = ARENA_PUSH(a, out->msgs, out->n_msgs, out->cap_msgs);
+	m->line_no = lf->line_no;
+	m->count = 1;
+	m->sig = sig;
+	m->line = arena_strndup(a, (const char *)line.p, line.n > EXPLAIN_SHOW_LINE ? EXPLAIN_SHOW_LINE : line.n);
+	for (size_t i = 0; i < lf->n; i++)
+		add_fact(a, m, &lf->v[i], false);
+	m->n_own = m->n_facts;
+	/* the lines before it, oldest first */
+	for (size_t back = EXPLAIN_CONTEXT_LINES; back >= 1; back--) {
+		if (lf->line_no <= back)
+			continue;
+		const struct explain_linefacts *p = &ring[(lf->line_no - back) % RING];
+		if (p->line_no == lf->line_no - back)
+			add_context(a, m, p);
+	}
+	m->ctx_until = lf->line_no + EXPLAIN_CONTEXT_LINES;
 }
 
 void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struct span text,
@@ -151,10 +144,10 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	if (text.n > EXPLAIN_MAX_INPUT)
 		text.n = EXPLAIN_MAX_INPUT;
 	out->bytes = text.n;
-	/* line and capture buffers reused for every line: only a new distinct message allocates, so
-	 * memory stays bounded however long the log */
+	/* buffers reused for every line */
 	char *norm = arena_alloc(a, EXPLAIN_MAX_LINE + 1), *lc = arena_alloc(a, EXPLAIN_MAX_LINE + 1);
-	struct explain_capbuf *bufs = arena_alloc(a, 2 * sizeof *bufs);
+	struct explain_linefacts *ring = arena_calloc(a, RING, sizeof *ring);
+	struct explain_reader *reader = explain_reader_new(a, cat);
 	size_t off = 0;
 	while (off < text.n) {
 		const uint8_t *nl = memchr(text.p + off, '\n', text.n - off);
@@ -170,10 +163,27 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		size_t k = normalise(raw, len, norm, lc, &nontext);
 		if (len >= 16 && nontext * 4 > len)
 			out->binary_lines++;
+		struct explain_linefacts *lf = &ring[out->lines % RING];
+		lf->n = 0;
+		lf->line_no = out->lines;
 		if (k == 0)
 			continue;
-		scan_line(a, bufs, cat, span_make(norm, k), span_make(lc, k), out->lines, out);
+		explain_line_facts(reader, span_make(norm, k), span_make(lc, k), out->lines, lf);
+		if (lf->n == 0)
+			continue;
+		/* the messages of the lines before take this line's facts as context */
+		for (size_t i = 0; i < out->n_msgs; i++)
+			if (out->msgs[i].ctx_until >= out->lines && out->msgs[i].line_no < out->lines)
+				add_context(a, &out->msgs[i], lf);
+		take_line(a, out, ring, lf, span_make(norm, k));
 	}
-	if (out->n_hits > 1)
-		qsort(out->hits, out->n_hits, sizeof out->hits[0], hit_cmp);
+	for (size_t i = 0; i < out->n_msgs; i++)
+		explain_score(a, cat, &out->msgs[i]);
+	if (out->n_msgs > 1)
+		qsort(out->msgs, out->n_msgs, sizeof out->msgs[0], msg_cmp);
+}
+
+const char *explain_message_category(const struct explain_message *m)
+{
+	return m->n_cands ? m->cands[0].cause->category : NULL;
 }

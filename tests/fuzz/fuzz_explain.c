@@ -1,6 +1,6 @@
-/* Fuzz the explain readers: the catalogue TSV parser (first half of the input as causes, second as
- * patterns; a pattern that compiles is then matched), and the log scanner with the built-in
- * catalogue (the whole input as a log). */
+/* Fuzz the explain readers: the catalogue TSV parser (the input split at 0xff bytes into the six
+ * files; a pattern that compiles is then matched), and the log scanner with the built-in catalogue
+ * (the whole input as a log: every fact reader runs on every line). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -23,14 +23,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct explain_scan sc;
 	explain_scan_text(&a, builtin, span_make(data, size), &sc);
 
-	/* split at the first 0xff byte (or the middle) into two TSV files */
-	const uint8_t *sep = memchr(data, 0xff, size);
-	size_t half = sep ? (size_t)(sep - data) : size / 2;
+	/* split at 0xff bytes into the catalogue's six files (missing ones are empty) */
+	struct span parts[6] = { { 0 } };
+	size_t start = 0, k = 0;
+	for (size_t i = 0; i <= size && k < 6; i++)
+		if (i == size || data[i] == 0xff) {
+			parts[k++] = span_make(data + start, i - start);
+			start = i + 1;
+		}
+	struct explain_files f = { parts[0], parts[1], parts[2], parts[3], parts[4], parts[5] };
 	struct explain_catalog cat;
-	struct span causes = span_make(data, half);
-	struct span pats = span_from(span_make(data, size), half + (sep ? 1 : 0));
-	explain_catalog_parse(&a, causes, pats, &cat);
-	if (cat.n_patterns)
+	explain_catalog_parse(&a, &f, &cat);
+	if (cat.n_patterns || cat.n_texts)
 		explain_scan_text(&a, &cat, span_make(data, size), &sc);
 	arena_free(&a);
 	return 0;

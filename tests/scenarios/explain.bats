@@ -75,11 +75,77 @@ Failed to initialize NVML: Driver/library version mismatch'
 	jq -e '.causes[0].evidence | map(test("550.54.15")) | any' <<<"$output"
 }
 
-@test "an image without a driver: nvidia-smi's message is no-driver, confirmed" {
+@test "an image without a driver: nvidia-smi's message is no-driver, the image's (informational) finding its evidence" {
 	need_cuda13
 	add_cuda13 "$root" libcudart.so.13
 	explain_here "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
+	# no driver is an image's normal state (check says so as info): it supports, it does not confirm
+	[ "$(first_cause)" = "no-driver medium" ]
+	jq -e '.causes[0].evidence | map(test("no NVIDIA driver in this tree")) | any' <<<"$output"
+}
+
+@test "the kernel module without its libcuda: error 35 is no-driver first, as check says, not driver-too-old" {
+	need_cuda13
+	add_cuda13 "$root" libcudart.so.13
+	proc_version "$root" 580.95.05 # new enough for CUDA 13: only the missing libcuda is wrong
+	run_cudx check --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = error ]
+	lacks_finding driver-too-old
+	explain_here "cudaGetDeviceCount() returned 35"
 	[ "$(first_cause)" = "no-driver high" ]
+	[ "$(cause_conf driver-too-old)" != high ]
+	jq -e '.causes[0].because | test("cudaErrorInsufficientDriver")' <<<"$output"
+}
+
+@test "this machine: error 35 ranks check's error finding first (skips where check finds none)" {
+	run "$CUDX" check --no-probe --json
+	ids=$(jq -r '.findings[] | select(.severity == "error") | .id' <<<"$output")
+	grep -qx no-driver <<<"$ids" || skip "this machine has a driver: check reports no no-driver error"
+	run "$CUDX" explain --no-probe --json "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"
+	[ "$(first_cause)" = "no-driver high" ]
+	jq -e '[.causes[].id] | index("driver-too-old") != null' <<<"$output"
+}
+
+@test "undefined symbol cu* with the toolkit's stub first on LD_LIBRARY_PATH: the stub is cause 1 and named" {
+	need_cuda13
+	install_driver_535
+	add_cuda13 "$root" libcudart.so.13 stubs
+	echo "LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64" >"$env_file"
+	explain_here "python: symbol lookup error: /opt/app/libkernels.so: undefined symbol: cuGraphInstantiateWithParams"
+	# check's error about the stub comes first (the stub's own finding is a warning here: the real
+	# libcuda.so.1 still resolves), and its evidence names the stub
+	[ "$(first_cause)" = "ld-library-path-stubs high" ] || [ "$(first_cause)" = "stub-libcuda high" ]
+	jq -e '.causes[0].evidence | map(test("stubs")) | any' <<<"$output"
+	[ "$(cause_conf stub-libcuda)" = high ]
+	[ "$(cause_conf lib-symbol-version-missing)" != high ]
+	jq -e '.facts | map(select(.kind == "form")) | .[0].exported_by == "libcuda"' <<<"$output"
+}
+
+@test "codes the old catalogue did not know: error 127 of a cuDNN DLL, code 222 by name" {
+	explain_here "Could not load library cudnn_cnn_infer64_8.dll. Error code 127"
+	[ "$(jq -r '.recognised' <<<"$output")" = true ]
+	[ "$(jq -r '.causes[0].cause' <<<"$output")" = cudnn-dll-mixed ]
+	jq -e '.facts | map(select(.kind == "code")) | .[0].name == "ERROR_PROC_NOT_FOUND"' <<<"$output"
+	explain_here "code=222( cudaErrorUnsupportedPtxVersion ) \"the provided PTX was compiled with an unsupported toolchain.\""
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-too-new ]
+}
+
+@test "JSON: the envelope every command prints, then explain's own keys" {
+	explain_here "CUDA error: out of memory"
+	[ "$(jq -r '[keys_unsorted[]][0:5] | join(",")' <<<"$output")" = "schema,command,tool,system,findings" ]
+	jq -e '.schema == "cudx/1" and .command == "explain" and .tool.name == "cudx" and (.system.root | type) == "string"' <<<"$output"
+	jq -e '(.findings | type) == "array" and .recognised == true and (.facts | type) == "array" and (.causes | length) >= 1' <<<"$output"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-out-of-memory ]
+}
+
+@test "a message-only cause is a finding of the message rules: WinError 1455 is windows-pagefile-too-small" {
+	explain_here "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its dependencies."
+	[ "$status" -eq 1 ]
+	jq -e '.findings | map(select(.id == "windows-pagefile-too-small" and .severity == "error")) | length == 1' <<<"$output"
+	[ "$(first_cause)" = "windows-pagefile-too-small high" ]
+	# check alone, without a message, has no such finding
+	run_cudx check --root "$root" --env "$env_file" --json
+	lacks_finding windows-pagefile-too-small
 }
 
 @test "a driver is loaded here: no-driver is ruled out, with the reason" {
@@ -125,7 +191,8 @@ Failed to initialize NVML: Driver/library version mismatch'
 	explain_here "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
 	[ "$(cause_conf lib-not-found)" = ruled-out ]
 	jq -e '.elsewhere | test("--pid")' <<<"$output"
-	jq -e '.facts.library == "libcudnn.so.8" and .facts.libmajor == "8"' <<<"$output"
+	jq -e '.values.library == "libcudnn.so.8" and .values.libmajor == "8"' <<<"$output"
+	jq -e '.facts | map(select(.kind == "form" and .form == "not-found" and .family == "cudnn" and .major == 8)) | length == 1' <<<"$output"
 	run "$CUDX" explain --no-probe --root "$root" --env "$env_file" "ImportError: libcudnn.so.8: cannot open shared object file"
 	[[ "$output" == *"probably came from another environment"* ]]
 }
@@ -164,7 +231,8 @@ Failed to initialize NVML: Driver/library version mismatch'
 		"RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version" >"$log"
 	run bash -c "'$CUDX' explain --no-probe --root '$root' --env '$env_file' --json <'$log'"
 	jq -e '(.messages | length) == 3' <<<"$output"
-	jq -e '.messages[0].pattern == "insufficient-driver" and .messages[2].category == "BENIGN_WARNING"' <<<"$output"
+	jq -e '.messages[0].category == "DRIVER_TOO_OLD" and .messages[2].category == "BENIGN_WARNING"' <<<"$output"
+	jq -e '.messages[0].facts[0].name == "cudaErrorInsufficientDriver" and .messages[1].facts[1].form == "not-found"' <<<"$output"
 	run bash -c "'$CUDX' explain --no-probe --root '$root' --env '$env_file' --json - <'$log'"
 	jq -e '(.messages | length) == 3' <<<"$output"
 	run "$CUDX" explain --no-probe --root "$root" --env "$env_file" --file "$log"

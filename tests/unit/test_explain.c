@@ -1,4 +1,4 @@
-/* The explain matcher, the catalogue reader and the log scanner (src/explain/). */
+/* The explain matcher, the catalogue reader, the fact readers and the log scanner (src/explain/). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -118,6 +118,11 @@ static void test_glob(void **state)
 	assert_true(explain_glob("a?c", "abc"));
 }
 
+static struct span sp(const char *s)
+{
+	return span_make(s, strlen(s));
+}
+
 static void test_catalog_errors(void **state)
 {
 	(void)state;
@@ -125,25 +130,72 @@ static void test_catalog_errors(void **state)
 			     "c1\tlib-not-found\tX\n"
 			     "c1\tdup\tX\n"
 			     "\tno-key\tX\n";
-	const char *pats = "id\tweight\tcategory\tpattern\twhen\tcauses\tsource\n"
+	const char *pats = "id\tweight\tform\tpattern\twhen\tcauses\tsource\n"
 			   "# comment\n"
-			   "p1\t10\tX\tfoo {lib}\t\tc1\ts\n"
-			   "p2\tx\tX\tfoo\t\tc1\ts\n"
-			   "p3\t10\tX\tfoo {bad}\t\tc1\ts\n"
-			   "p4\t10\tX\tfoo\t\tnope\ts\n"
-			   "p5\t10\tX\tfoo\tnoequals\tc1\ts\n"
-			   "p6\t10\tX\tbar\tlib=lib*\tc1, nope\ts\n";
+			   "p1\t10\t\tfoo {lib}\t\tc1\ts\n"
+			   "p2\tx\t\tfoo\t\tc1\ts\n"
+			   "p3\t10\t\tfoo {bad}\t\tc1\ts\n"
+			   "p4\t10\t\tfoo\t\tnope\ts\n"
+			   "p5\t10\t\tfoo\tnoequals\tc1\ts\n"
+			   "p6\t10\t\tbar\tlib=lib*\tc1, nope\ts\n"
+			   "p7\t10\tnot-found\t{lib}: gone\t\t\ts\n"
+			   "p8\t10\tbogus-form\tx\t\t\ts\n";
+	const char *forms = "class\tmajor\tos\tform\tcauses\tsource\n"
+			    "cudnn\t8\twindows\twin-126\tc1\ts\n"
+			    "cudnn\tx\t*\tnot-found\tc1\ts\n"
+			    "cudnn\t*\tmars\tnot-found\tc1\ts\n"
+			    "cudnn\t*\t*\tnot-found\tnope\ts\n";
+	const char *texts = "api\tcode\ttext\tsource\n"
+			    "cudart\t35\tthe driver is old\ts\n"
+			    "cudart\t123456\tno such code\ts\n";
+	struct explain_files f = { sp(causes), sp(pats), sp("glob\tclass\n*.dll\tdll\n"), sp(forms),
+				   sp("prefix\tcomponent\ncu\tlibcuda\n"), sp(texts) };
 	struct explain_catalog cat;
-	explain_catalog_parse(&A, span_make(causes, strlen(causes)), span_make(pats, strlen(pats)), &cat);
+	explain_catalog_parse(&A, &f, &cat);
 	assert_int_equal(cat.n_causes, 1);
-	assert_int_equal(cat.n_patterns, 2);
+	assert_int_equal(cat.n_patterns, 3); /* p1, p6 (its known cause), p7 (a form needs none) */
 	assert_string_equal(cat.patterns[1].when_key, "lib");
 	assert_int_equal(cat.patterns[1].n_causes, 1);
-	/* dup, no key, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a
-	 * cause, bad guard */
-	assert_int_equal(cat.n_errors, 8);
+	assert_string_equal(cat.patterns[2].form, "not-found");
+	assert_int_equal(cat.n_libforms, 1);
+	assert_int_equal(cat.libforms[0].major, 8);
+	assert_int_equal(cat.libforms[0].os, 'w');
+	assert_int_equal(cat.n_libclasses, 1);
+	assert_int_equal(cat.n_symbols, 1);
+	/* dup, no key, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
+	 * bad guard, bad form; libforms: bad major, bad os, unknown cause, a row left without causes;
+	 * texts: unknown code */
 	for (size_t i = 0; i < cat.n_errors; i++)
 		assert_non_null(strstr(cat.errors[i], ".tsv:"));
+	assert_int_equal(cat.n_errors, 14);
+	/* the knowledge base's codes are in every catalogue: names and printed texts */
+	assert_true(cat.n_names > 300);
+	bool found = false;
+	for (size_t i = 0; i < cat.n_texts; i++)
+		found |= strcmp(cat.texts[i].lc, "the driver is old") == 0;
+	assert_true(found);
+}
+
+static bool cause_used(const struct explain_catalog *cat, const struct explain_cause_def *c)
+{
+	for (size_t p = 0; p < cat->n_patterns; p++)
+		for (size_t k = 0; k < cat->patterns[p].n_causes; k++)
+			if (cat->patterns[p].causes[k] == c)
+				return true;
+	for (size_t p = 0; p < cat->n_libforms; p++)
+		for (size_t k = 0; k < cat->libforms[p].n_causes; k++)
+			if (cat->libforms[p].causes[k] == c)
+				return true;
+	const struct kb_error *rows;
+	size_t n = kb_errors(&rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct explain_cause_def *cs[EXPLAIN_MAX_CAUSES];
+		size_t m = explain_code_causes(cat, &rows[i], cs, EXPLAIN_MAX_CAUSES);
+		for (size_t k = 0; k < m; k++)
+			if (cs[k] == c)
+				return true;
+	}
+	return false;
 }
 
 static void test_builtin_catalog(void **state)
@@ -153,19 +205,49 @@ static void test_builtin_catalog(void **state)
 	for (size_t i = 0; i < cat->n_errors; i++)
 		print_message("%s\n", cat->errors[i]);
 	assert_int_equal(cat->n_errors, 0);
-	assert_true(cat->n_patterns >= 100);
+	assert_true(cat->n_patterns >= 60);
 	assert_true(cat->n_causes >= 40);
-	/* every cause is used by some pattern, and has a category and a fix */
+	assert_true(cat->n_libforms >= 40);
+	/* every cause is named by some table, and has a category and a fix */
 	for (size_t c = 0; c < cat->n_causes; c++) {
-		bool used = false;
-		for (size_t p = 0; p < cat->n_patterns && !used; p++)
-			for (size_t k = 0; k < cat->patterns[p].n_causes; k++)
-				used |= cat->patterns[p].causes[k] == &cat->causes[c];
-		if (!used)
+		if (!cause_used(cat, &cat->causes[c]))
 			print_message("cause %s unused\n", cat->causes[c].key);
-		assert_true(used);
+		assert_true(cause_used(cat, &cat->causes[c]));
 		assert_true(*cat->causes[c].category && *cat->causes[c].fix && *cat->causes[c].source);
 	}
+	/* every cause key of data/errors.tsv is a cause of the catalogue */
+	const struct kb_error *rows;
+	size_t n = kb_errors(&rows);
+	for (size_t i = 0; i < n; i++) {
+		size_t keys = 0;
+		for (const char *s = rows[i].causes; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+			keys++;
+		const struct explain_cause_def *cs[EXPLAIN_MAX_CAUSES];
+		size_t m = explain_code_causes(cat, &rows[i], cs, EXPLAIN_MAX_CAUSES);
+		if (m != keys)
+			print_message("errors.tsv %s %ld: causes '%s' not all known\n", rows[i].api, rows[i].code, rows[i].causes);
+		assert_int_equal(m, keys);
+	}
+	/* every symbol prefix names a component the library forms can use */
+	for (size_t i = 0; i < cat->n_symbols; i++)
+		assert_true(cat->symbols[i].len > 0);
+}
+
+/* The first message of a text, scanned with the built-in catalogue. */
+static const struct explain_message *first_message(const char *text)
+{
+	const struct explain_catalog *cat = explain_catalog_builtin(&A);
+	struct explain_scan *sc = arena_calloc(&A, 1, sizeof *sc);
+	explain_scan_text(&A, cat, span_make(text, strlen(text)), sc);
+	return sc->n_msgs ? &sc->msgs[0] : NULL;
+}
+
+static const struct explain_fact *fact_of(const struct explain_message *m, enum explain_fact_kind k, size_t nth)
+{
+	for (size_t i = 0; m && i < m->n_facts; i++)
+		if (m->facts[i].kind == k && nth-- == 0)
+			return &m->facts[i];
+	return NULL;
 }
 
 static void test_scan_log(void **state)
@@ -177,19 +259,29 @@ static void test_scan_log(void **state)
 		"W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such file or directory\n"
 		"W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such file or directory\n"
 		"\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\n"
+		"\n\n\n\n\n"
 		"RuntimeError: CUDA error:\t\tCUDA driver   version is insufficient for CUDA runtime version\r\n";
 	struct explain_scan sc;
 	explain_scan_text(&A, cat, span_make(log, strlen(log)), &sc);
-	assert_int_equal(sc.lines, 5);
+	assert_int_equal(sc.lines, 10);
 	assert_int_equal(sc.binary_lines, 1);
-	assert_int_equal(sc.n_hits, 3);
-	/* most relevant first: the driver message, then the library, then the harmless warning */
-	assert_string_equal(sc.hits[0].def->id, "insufficient-driver");
-	assert_int_equal(sc.hits[0].line_no, 5);
-	assert_string_equal(sc.hits[1].def->category, "LIB_NOT_FOUND_OR_NOT_ON_LOADER_PATH");
-	assert_int_equal(sc.hits[1].count, 2);
-	assert_string_equal(explain_hit_get(&sc.hits[1], "lib"), "libcudnn.so.8");
-	assert_string_equal(sc.hits[2].def->category, "BENIGN_WARNING");
+	assert_int_equal(sc.n_msgs, 3);
+	/* most relevant first: the driver message (a code's text), then the library, then the
+	 * harmless warning */
+	assert_int_equal(sc.msgs[0].line_no, 10);
+	assert_string_equal(explain_message_category(&sc.msgs[0]), "DRIVER_TOO_OLD");
+	const struct explain_fact *code = fact_of(&sc.msgs[0], EXF_CODE, 0);
+	assert_non_null(code);
+	assert_string_equal(code->code->name, "cudaErrorInsufficientDriver");
+	assert_string_equal(code->how, "text");
+	assert_string_equal(explain_message_category(&sc.msgs[1]), "LIB_NOT_FOUND_OR_NOT_ON_LOADER_PATH");
+	assert_int_equal(sc.msgs[1].count, 2);
+	const struct explain_fact *form = fact_of(&sc.msgs[1], EXF_FORM, 0);
+	assert_string_equal(form->form, "not-found");
+	assert_string_equal(form->lib.name, "libcudnn.so.8");
+	assert_string_equal(form->lib.kb->family, "cudnn");
+	assert_int_equal(form->lib.major, 8);
+	assert_string_equal(explain_message_category(&sc.msgs[2]), "BENIGN_WARNING");
 }
 
 static void test_scan_hostile(void **state)
@@ -208,10 +300,10 @@ static void test_scan_hostile(void **state)
 	explain_scan_text(&A, cat, span_make(big, strlen(big)), &sc);
 	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	assert_int_equal(sc.long_lines, 1);
-	assert_int_equal(sc.n_hits, 1);
-	assert_int_equal(sc.hits[0].line_no, 2);
+	assert_int_equal(sc.n_msgs, 1);
+	assert_int_equal(sc.msgs[0].line_no, 2);
 	print_message("1 MiB line scanned in %.3f s\n", secs);
-	/* 1 MiB of a repeated literal prefix in 60 KB lines: the matcher stays linear */
+	/* 1 MiB of a repeated code word in 60 KB lines: every line is read in linear time */
 	for (size_t i = 0; i + 12 < n; i += 12)
 		memcpy(big + i, "error code 1", 12);
 	for (size_t i = 60000; i < n; i += 60000)
@@ -222,10 +314,136 @@ static void test_scan_hostile(void **state)
 	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	print_message("1 MiB of 'error code 1' (60 KB lines) scanned in %.3f s\n", secs);
 	assert_true(secs < 20.0);
+	/* a line of 20000 library names and codes: facts are bounded per line */
+	size_t k = 0;
+	while (k + 64 < n) {
+		memcpy(big + k, "libcudnn.so.8: cannot open shared object file cudaErrorNoDevice ", 64);
+		k += 64;
+	}
+	big[k] = 0;
+	explain_scan_text(&A, cat, span_make(big, k), &sc);
+	assert_int_equal(sc.n_msgs, 1);
+	assert_true(sc.msgs[0].n_facts <= EXPLAIN_MAX_FACTS);
 	free(big);
 }
 
-/* Real messages that are NOT in error-cases.jsonl (held out: the patterns must be general), each
+/* Facts: each extractor on forms that appear in no catalogue row and in none of the shared
+ * reports (other code numbers, other libraries, other symbols). */
+static void test_facts(void **state)
+{
+	(void)state;
+	/* a code by number with a word announcing it, the API from the line's words */
+	const struct explain_message *m = first_message("cuMemAlloc failed: CUDA error 2 (driver API)");
+	assert_non_null(m);
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->api, "cu");
+	assert_int_equal(fact_of(m, EXF_CODE, 0)->code->code, 2);
+	/* a name of any API, also an alias; success is no error */
+	m = first_message("status = CUDNN_STATUS_ALLOC_FAILED");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->api, "cudnn8"); /* cuDNN 9 has it as an alias */
+	assert_string_equal(m->cands[0].cause->finding, "gpu-out-of-memory");
+	assert_ptr_equal(kb_error_by_name("cudnn_status_alloc_failed"), kb_error_lookup("cudnn8", 2));
+	assert_null(first_message("assert(err == cudaSuccess) passed; ncclSuccess"));
+	m = first_message("NCCL error in: /opt/nccl.cc:42, ncclSystemError: unhandled system error (run with NCCL_DEBUG=INFO for details)");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->api, "nccl");
+	/* a number and the library's own text of another numbering: the text wins */
+	m = first_message("THCudaCheck FAIL file=x.cu line=12 error=30 : unknown error");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->how, "text");
+	assert_null(fact_of(m, EXF_CODE, 1));
+	/* numbers that are no codes: versions, file:line, line=, no API word */
+	assert_null(first_message("E cuda_driver.cc:314] version 12.4 at line 35"));
+	assert_null(first_message("build failed with error 35"));
+	/* a Windows code in a DLL's message refines its form */
+	m = first_message("LoadLibrary failed with error 193 \"\" when trying to load \"C:\\x\\nvrtc64_120_0.dll\"");
+	const struct explain_fact *form = fact_of(m, EXF_FORM, 0);
+	assert_string_equal(form->form, "win-193");
+	assert_string_equal(form->lib.name, "nvrtc64_120_0.dll");
+	/* a library the catalogue does not name, and one whose underscore was lost */
+	m = first_message("Could not locate cufft64_11.dll. Please make sure it is in your library path!");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.kb->component, "cufft");
+	m = first_message("cudnn adv64_9.dll is not found");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.name, "cudnn_adv64_9.dll");
+	/* undefined symbols: the family that exports them, mangled or versioned */
+	m = first_message("symbol lookup error: ./app: undefined symbol: cuGraphInstantiateWithParams");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "libcuda");
+	m = first_message("undefined symbol: _ZN5cudnn7backend10getVersionEv");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "cudnn");
+	m = first_message("undefined symbol: cusparseSpSM_analysis, version libcusparse.so.12");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "cusparse");
+	m = first_message("undefined symbol: ncclCommInitRankScalable");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "nccl");
+	/* versions: driver and CUDA, a torch variant, an architecture */
+	m = first_message("CUDA error: CUDA driver version is insufficient: Driver Version: 470.82.01, torch 2.3.0+cu121, sm_86");
+	assert_non_null(m);
+	bool drv = false, cuda = false, sm = false;
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		drv |= f->kind == EXF_VERSION && strcmp(f->what, "driver") == 0 && strcmp(f->value, "470.82.01") == 0;
+		cuda |= f->kind == EXF_VERSION && strcmp(f->what, "cuda") == 0 && strcmp(f->value, "12.1") == 0;
+		sm |= f->kind == EXF_ARCH && f->sm == 86;
+	}
+	assert_true(drv && cuda && sm);
+}
+
+/* New messages, in forms that appear in no catalogue row and in none of the shared reports: the
+ * facts must carry them to the right cause. Each pair: message, the cause explain must rank first
+ * on the text alone. */
+static const struct {
+	const char *text, *finding;
+} new_forms[] = {
+	/* code numbers and names of every API */
+	{ "CUDA failure 222: the provided PTX was compiled with an unsupported toolchain", "ptx-too-new" },
+	{ "cuModuleLoadData returned 218", "ptx-too-new" },
+	{ "error: cudaErrorJitCompilerNotFound while loading the module", "ptxjit-missing" },
+	{ "cudaGetDeviceCount() returned cudaErrorStubLibrary", "stub-libcuda" },
+	{ "nvmlInit_v2 failed: NVML_ERROR_LIB_RM_VERSION_MISMATCH", "driver-userspace-mismatch" },
+	{ "NVML: Unable to determine the device handle for GPU 0000:3B:00.0: GPU is lost. Reboot the system", "gpu-lost" },
+	{ "cudnnCreate() failed: CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", "cudnn-cuda-mismatch" },
+	{ "cudnn status 3005 while building the graph", "driver-too-old" },
+	{ "cublasLtMatmul returned CUBLAS_STATUS_ALLOC_FAILED", "gpu-out-of-memory" },
+	{ "CUDA error 804 at init.cu:12", "forward-compat-unsupported" },
+	{ "nvidia-container-cli: initialization error: nvml error: insufficient permissions: unknown", "device-node-permission" },
+	/* Windows codes with other DLLs, and in other languages */
+	{ "Could not load library cudnn_adv_infer64_8.dll. Error code 127", "cudnn-mixed-versions" },
+	{ "Could not load library cudnn_ops_train64_8.dll. Error code 126", "cudnn-zlibwapi-missing" },
+	{ "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading \"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.",
+	  "dll-dependency-missing" },
+	{ "OSError: [WinError 193] %1 ist keine zulässige Win32-Anwendung", "dll-wrong-arch" },
+	{ "The application was unable to start correctly (0xc000007b).", "dll-wrong-arch" },
+	{ "Could not load library cudnn_cnn_infer64_8.dll. Error code 1455", "windows-pagefile-too-small" },
+	/* libraries of other families and majors */
+	{ "ImportError: libcusolver.so.11: cannot open shared object file: No such file or directory", "lib-not-found" },
+	{ "OSError: libnvidia-ml.so.1: cannot open shared object file: No such file or directory", "no-driver" },
+	{ "error while loading shared libraries: libnvidia-ptxjitcompiler.so.1: cannot open shared object file", "ptxjit-missing" },
+	{ "Could not load dynamic library 'nvcuda.dll'", "no-driver" },
+	{ "Could not locate zlibwapi.dll. Please make sure it is in your library path!", "cudnn-zlibwapi-missing" },
+	{ "/opt/app/libfoo.so: wrong ELF class: ELFCLASS32", "lib-wrong-arch" },
+	{ "libcublasLt.so.12: file too short", "lib-damaged" },
+	/* symbols of other families */
+	{ "python: symbol lookup error: /opt/x/libtorch_cuda.so: undefined symbol: cuTensorMapEncodeTiled", "stub-libcuda" },
+	{ "undefined symbol: cudnnGetLibConfig, version libcudnn.so.9", "cudnn-mixed-versions" },
+	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
+	/* versions in the text */
+	{ "RuntimeError: found cuDNN version 9.1.0, but JAX was built against version 9.8.0", "framework-cudnn-mismatch" },
+	{ "nvcc fatal   : Value 'sm_100' is not defined for option 'gpu-architecture'", "gpu-unsupported-by-toolkit" },
+};
+
+static void test_new_forms(void **state)
+{
+	(void)state;
+	size_t n = sizeof new_forms / sizeof new_forms[0], ok = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct explain_message *m = first_message(new_forms[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		bool good = strcmp(got, new_forms[i].finding) == 0;
+		if (!good)
+			print_message("new form: '%s' -> %s, expected %s\n", new_forms[i].text, got, new_forms[i].finding);
+		ok += good;
+	}
+	print_message("new message forms: %zu/%zu with the right cause first\n", ok, n);
+	assert_int_equal(ok, n);
+}
+
+/* Real messages that are NOT in error-cases.jsonl (held out: the facts must be general), each
  * with the category its usual cause has. Quoted as the tools print them. */
 static const struct {
 	const char *text, *category;
@@ -241,10 +459,10 @@ static const struct {
 	{ "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch installation.", "GPU_ARCH_NOT_IN_BINARY" },
 	{ "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", "CONTAINER_GPU_ACCESS" },
 	{ "Failed to initialize NVML: Unknown Error", "CONTAINER_GPU_ACCESS" },
-	{ "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.", "CONTAINER_GPU_ACCESS" },
-	{ "ImportError: DLL load failed while importing _C: The specified module could not be found.", "WIN_CUDNN_DLL_MISSING_OR_MIXED" },
+	{ "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.", "DRIVER_NOT_LOADED_OR_MISSING" },
+	{ "ImportError: DLL load failed while importing _C: The specified module could not be found.", "WIN_DLL_SEARCH_PATH" },
 	{ "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Python310\\lib\\site-packages\\torch\\lib\\c10.dll\" or one of its dependencies.", "WIN_DLL_SEARCH_PATH" },
-	{ "Could not locate cudnn_adv_infer64_8.dll. Please make sure it is in your library path!", "CUDNN_MAJOR_MISMATCH" },
+	{ "Could not locate cudnn_adv_infer64_8.dll. Please make sure it is in your library path!", "WIN_CUDNN_DLL_MISSING_OR_MIXED" },
 	{ "W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file", "LIB_NOT_FOUND_OR_NOT_ON_LOADER_PATH" },
 	{ "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`", "RESOURCE_EXHAUSTION_MASQUERADE" },
 	{ "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the errors above for more details.", "CUDNN_RUNTIME_TOO_OLD" },
@@ -265,22 +483,23 @@ static const struct {
 static void test_held_out_messages(void **state)
 {
 	(void)state;
-	const struct explain_catalog *cat = explain_catalog_builtin(&A);
-	size_t n = sizeof held_out / sizeof held_out[0], ok = 0;
+	size_t n = sizeof held_out / sizeof held_out[0], top = 0, among = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct explain_scan sc;
-		explain_scan_text(&A, cat, span_make(held_out[i].text, strlen(held_out[i].text)), &sc);
+		const struct explain_message *m = first_message(held_out[i].text);
 		bool found = false;
-		if (sc.n_hits)
-			for (size_t c = 0; c < sc.hits[0].def->n_causes; c++)
-				found |= strcmp(sc.hits[0].def->causes[c]->category, held_out[i].category) == 0;
-		if (!found)
-			print_message("held out: '%s' -> %s, expected %s\n", held_out[i].text,
-				      sc.n_hits ? sc.hits[0].def->id : "not recognised", held_out[i].category);
-		ok += found;
+		for (size_t c = 0; m && c < m->n_cands; c++)
+			found |= strcmp(m->cands[c].cause->category, held_out[i].category) == 0;
+		const char *cat = m ? explain_message_category(m) : NULL;
+		bool first = cat && strcmp(cat, held_out[i].category) == 0;
+		if (!first)
+			print_message("held out: '%s' -> %s, expected %s%s\n", held_out[i].text, cat ? cat : "not recognised",
+				      held_out[i].category, found ? " (among the candidates)" : "");
+		among += found;
+		top += first;
 	}
-	print_message("held-out messages: %zu/%zu recognised with their category among the causes\n", ok, n);
-	assert_int_equal(ok, n);
+	print_message("held-out messages: %zu/%zu with their category first, %zu/%zu among the causes\n", top, n, among, n);
+	assert_int_equal(among, n);
+	assert_true(top * 10 >= n * 9);
 }
 
 int main(void)
@@ -294,6 +513,8 @@ int main(void)
 		cmocka_unit_test(test_builtin_catalog),
 		cmocka_unit_test(test_scan_log),
 		cmocka_unit_test(test_scan_hostile),
+		cmocka_unit_test(test_facts),
+		cmocka_unit_test(test_new_forms),
 		cmocka_unit_test(test_held_out_messages),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,13 +1,15 @@
 /* Every real error report in tests/fixtures/explain/error-cases.jsonl (copied from the shared
- * research, each with a confirmed root cause and a category) must be recognised, and classified
- * into its category by the catalogue alone, without a machine to look at:
- *  - top-1: the category of the best cause of the most relevant message;
- *  - candidates: the category is among the causes explain would check (at most
- *    EXPLAIN_MAX_CAUSES per message). Identical texts with different confirmed causes exist in
- *    the data set (e.g. "libcublasLt.so.11: cannot open ..." is a CUDA-major mismatch in two
- *    reports and a path problem in another): only the machine can tell those apart, which is
- *    what `explain` does with the candidates.
- * The issue requires >= 95 %; the numbers are printed. */
+ * research, each with a confirmed root cause and a category) is classified on its text alone,
+ * without a machine: the category of the best cause of the most relevant message (top-1), and
+ * whether the category is among the causes explain checks for it (at most EXPLAIN_MAX_CAUSES).
+ * Identical texts with different confirmed causes exist in the data set ("libcublasLt.so.11:
+ * cannot open ..." is a CUDA-major mismatch in some reports and a path problem in others): only
+ * the machine tells those apart, which is what `explain` does with the candidates.
+ *
+ * To tell generalising from memorising, the cases are split by their position: the even ones
+ * ("tune") are those the tables were tuned on, the odd ones ("check") were only measured; both
+ * numbers are printed. CUDX_EXPLAIN_CASES=FILE measures another file of the same format (a
+ * held-out set) and prints its misses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,18 +25,17 @@
 static const char *cases_path(void)
 {
 	static char buf[4096];
+	const char *other = getenv("CUDX_EXPLAIN_CASES");
+	if (other && *other)
+		return other;
 	const char *src = getenv("CUDX_SRC");
 	snprintf(buf, sizeof buf, "%s/tests/fixtures/explain/error-cases.jsonl", src ? src : ".");
 	return buf;
 }
 
-static bool cause_has_category(const struct explain_pattern_def *d, const char *category)
-{
-	for (size_t i = 0; i < d->n_causes; i++)
-		if (strcmp(d->causes[i]->category, category) == 0)
-			return true;
-	return false;
-}
+struct tally {
+	int total, recognised, top1, among;
+};
 
 static void test_error_cases(void **state)
 {
@@ -51,8 +52,9 @@ static void test_error_cases(void **state)
 		print_message("catalogue: %s\n", cat->errors[i]);
 	assert_int_equal(cat->n_errors, 0);
 
-	char line[65536];
-	int total = 0, recognised = 0, top1 = 0, in_candidates = 0;
+	static char line[1 << 20];
+	struct tally half[2] = { { 0 } };
+	int index = 0;
 	while (fgets(line, sizeof line, f)) {
 		json_error_t jerr;
 		json_t *j = json_loads(line, 0, &jerr);
@@ -63,34 +65,50 @@ static void test_error_cases(void **state)
 		const char *category = json_string_value(json_object_get(j, "category"));
 		assert_non_null(text);
 		assert_non_null(category);
-		total++;
+		struct tally *t = &half[index++ % 2];
+		t->total++;
 		struct explain_scan sc;
 		explain_scan_text(&a, cat, span_make(text, strlen(text)), &sc);
-		if (sc.n_hits == 0) {
-			print_message("  %s: NOT RECOGNISED (%s)\n", id, category);
-		} else {
-			const struct explain_pattern_def *d = sc.hits[0].def;
-			recognised++;
-			bool t1 = strcmp(d->causes[0]->category, category) == 0;
-			bool cand = cause_has_category(d, category);
-			top1 += t1;
-			in_candidates += cand;
-			if (!t1)
-				print_message("  %s: %s, first cause %s (%s)%s\n", id, category,
-					      d->causes[0]->key, d->id,
-					      cand ? ", among the candidates" : ", NOT a candidate");
-		}
+		const struct explain_message *m = sc.n_msgs ? &sc.msgs[0] : NULL;
+		bool among = false;
+		for (size_t c = 0; m && c < m->n_cands; c++)
+			among |= strcmp(m->cands[c].cause->category, category) == 0;
+		const char *got = m ? explain_message_category(m) : NULL;
+		bool t1 = got && strcmp(got, category) == 0;
+		t->recognised += m != NULL;
+		t->top1 += t1;
+		t->among += among;
+		/* the misses of the half the tables were tuned on; the other half's only when asked (so
+		 * that its number stays a measurement) */
+		if (!t1 && (index % 2 == 1 || getenv("CUDX_EXPLAIN_CASES") || getenv("CUDX_EXPLAIN_VERBOSE")))
+			print_message("  %s: %s, first cause %s (%s)%s\n", id ? id : "?", category,
+				      m && m->n_cands ? m->cands[0].cause->key : "none", got ? got : "not recognised",
+				      among ? ", among the candidates" : ", NOT a candidate");
 		json_decref(j);
 	}
 	fclose(f);
-	print_message("explain accuracy over %d real cases: recognised %d (%.1f %%), category among "
-		      "the candidates %d (%.1f %%), top-1 without a machine %d (%.1f %%)\n",
-		      total, recognised, 100.0 * recognised / total, in_candidates,
-		      100.0 * in_candidates / total, top1, 100.0 * top1 / total);
-	assert_true(total >= 80);
-	assert_true(recognised * 100 >= total * 95);
-	assert_true(in_candidates * 100 >= total * 95);
-	assert_true(top1 * 100 >= total * 80);
+	const char *names[2] = { "tune (even)", "check (odd)" };
+	struct tally all = { 0 };
+	for (int h = 0; h < 2; h++) {
+		const struct tally *t = &half[h];
+		if (t->total)
+			print_message("%s: %d cases, recognised %d, category first %d (%.1f %%), among the candidates %d (%.1f %%)\n",
+				      names[h], t->total, t->recognised, t->top1, 100.0 * t->top1 / t->total, t->among,
+				      100.0 * t->among / t->total);
+		all.total += t->total, all.recognised += t->recognised, all.top1 += t->top1, all.among += t->among;
+	}
+	print_message("explain accuracy over %d real cases (text alone): recognised %d (%.1f %%), category among the "
+		      "candidates %d (%.1f %%), category first %d (%.1f %%)\n",
+		      all.total, all.recognised, 100.0 * all.recognised / all.total, all.among,
+		      100.0 * all.among / all.total, all.top1, 100.0 * all.top1 / all.total);
+	if (getenv("CUDX_EXPLAIN_CASES")) { /* another file: measured, not judged */
+		arena_free(&a);
+		return;
+	}
+	assert_true(all.total >= 80);
+	assert_true(all.recognised * 100 >= all.total * 98);
+	assert_true(all.among * 100 >= all.total * 95);
+	assert_true(all.top1 * 100 >= all.total * 85);
 	arena_free(&a);
 }
 

@@ -28,18 +28,19 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct explain_hit *hit_of(const char *text)
+static const struct explain_message *hit_of(const char *text)
 {
 	struct explain_scan *sc = arena_calloc(&A, 1, sizeof *sc);
 	explain_scan_text(&A, CAT, span_make(text, strlen(text)), sc);
-	assert_true(sc->n_hits >= 1);
-	return &sc->hits[0];
+	assert_true(sc->n_msgs >= 1);
+	return &sc->msgs[0];
 }
 
 static struct finding *add_finding(struct findings *fs, const char *id, const char *summary)
 {
 	struct finding *f = ARENA_PUSH(&A, fs->v, fs->n, fs->cap);
 	f->id = id;
+	f->severity = SEV_ERROR;
 	f->summary = summary;
 	f->arena = &A;
 	return f;
@@ -63,7 +64,7 @@ static void test_no_machine(void **state)
 	assert_string_equal(r.causes[0].def->finding, "cudnn-zlibwapi-missing");
 	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY);
 	assert_int_equal(r.causes[1].conf, EXPLAIN_POSSIBLE);
-	assert_string_equal(explain_fact_get(&r, "libmajor"), "8");
+	assert_string_equal(explain_kv_get(&r, "libmajor"), "8");
 	assert_null(r.elsewhere);
 	/* placeholders filled from the facts */
 	assert_non_null(strstr(r.causes[1].check, "cudnn_cnn_infer64_8.dll"));
@@ -81,12 +82,54 @@ static void test_finding_confirms_and_reorders(void **state)
 	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"), &r);
-	/* the catalogue puts driver-too-old first; the machine shows the framework's finding */
+	/* the text puts driver-too-old first; the machine shows the framework's finding (an error) */
 	assert_string_equal(r.causes[0].def->finding, "framework-driver-too-old");
 	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
 	assert_int_equal(r.causes[0].n_evidence, 2);
 	assert_string_equal(r.causes[0].evidence[1], "driver here: 535.104.05");
 	assert_int_equal(r.causes[1].conf, EXPLAIN_POSSIBLE);
+}
+
+/* The case: error 35 where check finds no driver at all. */
+static void test_error_finding_is_first(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	inv.system.live = true;
+	struct findings fs = { 0 };
+	fs.arena = &A;
+	add_finding(&fs, "no-driver", "no NVIDIA driver is installed or loaded");
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("cudaGetDeviceCount returned 35"), &r);
+	assert_string_equal(r.causes[0].def->finding, "no-driver");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_string_equal(r.causes[1].def->finding, "driver-too-old");
+	/* an informational finding (an image without a driver) adds evidence, moves nothing */
+	fs.v[0].severity = SEV_INFO;
+	explain_rank(&A, &m, hit_of("cudaGetDeviceCount returned 35"), &r);
+	assert_string_equal(r.causes[0].def->finding, "driver-too-old");
+	assert_int_equal(r.causes[1].conf, EXPLAIN_POSSIBLE);
+	assert_true(r.causes[1].n_evidence >= 1);
+}
+
+/* An empty tree shows nothing: it neither confirms nor contradicts (WSL is not ruled out). */
+static void test_empty_target_judges_nothing(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"), &r);
+	assert_string_equal(r.causes[0].def->finding, "wsl-libcuda");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY);
+	assert_null(r.elsewhere);
+	inv.system.live = true; /* a real Linux system that is not WSL contradicts it */
+	explain_rank(&A, &m, hit_of("ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"), &r);
+	assert_int_equal(r.causes[r.n_causes - 1].conf, EXPLAIN_RULED_OUT);
 }
 
 static void test_library_finding_must_name_the_library(void **state)
@@ -190,7 +233,7 @@ static void test_other_major_installed(void **state)
 	assert_string_equal(r.causes[0].def->key, "cuda-lib-wrong-major");
 	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
 	assert_non_null(strstr(r.causes[0].evidence[0], "libcublasLt.so.12"));
-	assert_string_equal(explain_fact_get(&r, "libmajor"), "11");
+	assert_string_equal(explain_kv_get(&r, "libmajor"), "11");
 }
 
 static void fake_resolve(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
@@ -209,6 +252,7 @@ static void test_loader_trace_is_evidence(void **state)
 	struct inventory inv;
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
+	inv.system.live = true;
 	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", fake_resolve, NULL };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open shared object file"), &r);
@@ -223,6 +267,7 @@ static void test_windows_message_on_linux(void **state)
 	struct inventory inv;
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
+	inv.system.live = true;
 	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("OSError: [WinError 193] %1 is not a valid Win32 application"), &r);
@@ -239,6 +284,8 @@ int main(void)
 		cmocka_unit_test(test_all_rule_outs_exist),
 		cmocka_unit_test(test_no_machine),
 		cmocka_unit_test(test_finding_confirms_and_reorders),
+		cmocka_unit_test(test_error_finding_is_first),
+		cmocka_unit_test(test_empty_target_judges_nothing),
 		cmocka_unit_test(test_library_finding_must_name_the_library),
 		cmocka_unit_test(test_driver_present_rules_out),
 		cmocka_unit_test(test_library_present_elsewhere),

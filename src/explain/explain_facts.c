@@ -1,0 +1,911 @@
+/* Reading the facts of one line: error codes (by name, by the text a library prints, by number
+ * next to a word like "error"), library and DLL names, the catalogue's message forms and phrases
+ * (with the library each is about), undefined symbols and who exports them, versions and GPU
+ * architectures. Everything here is linear in the line: word tokens are walked once, each catalogue
+ * text is looked for once behind a byte-pair filter, patterns run the bounded matcher of
+ * explain_match.c. Nothing allocates: facts and their strings go to the caller's fixed buffer,
+ * and what does not fit is dropped. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+#include "fmt/version.h"
+
+/* ---- the line's word tokens and API hints ------------------------------------------------- */
+
+#define MAX_TOKENS 4096 /* word tokens looked at per line: a 64 KiB line of "a a a" has more */
+
+struct tok {
+	size_t off, len;
+};
+
+struct explain_reader {
+	const struct explain_catalog *cat;
+	struct span line, lc;
+	size_t line_no;
+	struct explain_linefacts *out;
+	struct tok toks[MAX_TOKENS];
+	size_t n_toks;
+	unsigned hints;
+	uint64_t pairs[4096 / 64];
+	struct explain_capbuf buf;
+};
+
+enum {
+	H_CUDA = 1u << 0,   /* cuda, cudart, cudnn, ... */
+	H_CUDNN = 1u << 1,
+	H_CUBLAS = 1u << 2,
+	H_NCCL = 1u << 3,
+	H_NVML = 1u << 4,
+	H_CU = 1u << 5,     /* the driver API: cuInit, CUDA_ERROR_*, cuda_driver.cc */
+	H_WIN = 1u << 6,    /* a DLL, WinError, LoadLibrary */
+	H_GPU = 1u << 7,    /* gpu, nvidia */
+};
+#define H_API (H_CUDA | H_CUDNN | H_CUBLAS | H_NCCL | H_NVML | H_CU | H_GPU)
+
+static bool word_char(unsigned char c)
+{
+	return isalnum(c) || c == '_';
+}
+
+static bool has_lc(const struct explain_reader *L, const char *s)
+{
+	return explain_find_lc(L->lc, 0, s, strlen(s)) >= 0;
+}
+
+static void tokenize(struct explain_reader *L)
+{
+	L->n_toks = 0;
+	for (size_t i = 0; i < L->line.n && L->n_toks < MAX_TOKENS;) {
+		if (!word_char(L->line.p[i])) {
+			i++;
+			continue;
+		}
+		size_t s = i;
+		while (i < L->line.n && word_char(L->line.p[i]))
+			i++;
+		L->toks[L->n_toks++] = (struct tok){ s, i - s };
+	}
+}
+
+static void find_hints(struct explain_reader *L)
+{
+	static const struct {
+		const char *s;
+		unsigned h;
+	} words[] = {
+		{ "cuda", H_CUDA },      { "cudnn", H_CUDNN | H_CUDA }, { "cublas", H_CUBLAS | H_CUDA },
+		{ "nccl", H_NCCL },      { "nvml", H_NVML },            { "nvidia-smi", H_NVML | H_GPU },
+		{ "cuinit", H_CU },      { "cuda_error", H_CU },        { "cuda_driver", H_CU },
+		{ "curesult", H_CU },    { ".dll", H_WIN },             { "winerror", H_WIN },
+		{ "loadlibrary", H_WIN }, { "win32", H_WIN },           { "gpu", H_GPU },
+		{ "nvidia", H_GPU },     { "thcudacheck", H_CUDA },
+	};
+	L->hints = 0;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (has_lc(L, words[i].s))
+			L->hints |= words[i].h;
+	/* a driver API call: cu followed by an upper-case letter (cuInit, cuMemAlloc) */
+	for (size_t t = 0; t < L->n_toks && !(L->hints & H_CU); t++) {
+		const uint8_t *p = L->line.p + L->toks[t].off;
+		if (L->toks[t].len > 3 && p[0] == 'c' && p[1] == 'u' && isupper(p[2]))
+			L->hints |= H_CU;
+	}
+}
+
+/* Which byte pairs occur in the line (hashed into 4096 bits): a text with a pair the line lacks
+ * is not in it, and most texts are rejected so without a search. */
+static unsigned pair_hash(unsigned char a, unsigned char b)
+{
+	return ((unsigned)a * 31u + b) & 4095u;
+}
+
+static void pairs_of(struct explain_reader *L)
+{
+	memset(L->pairs, 0, sizeof L->pairs);
+	for (size_t i = 0; i + 1 < L->lc.n; i++) {
+		unsigned h = pair_hash(L->lc.p[i], L->lc.p[i + 1]);
+		L->pairs[h / 64] |= (uint64_t)1 << (h % 64);
+	}
+}
+
+static bool may_contain(const struct explain_reader *L, const char *lit, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		unsigned h = pair_hash((unsigned char)lit[i], (unsigned char)lit[i + 1]);
+		if (!(L->pairs[h / 64] & ((uint64_t)1 << (h % 64))))
+			return false;
+	}
+	return true;
+}
+
+/* ---- the fact buffer ---------------------------------------------------------------------- */
+
+static const char *keep(struct explain_linefacts *out, const char *s, size_t n)
+{
+	if (n > 512)
+		n = 512;
+	if (sizeof out->buf - out->used < n + 1)
+		return NULL;
+	char *d = out->buf + out->used;
+	memcpy(d, s, n);
+	d[n] = 0;
+	out->used += n + 1;
+	return d;
+}
+
+static struct explain_fact *fact_new(struct explain_reader *L, enum explain_fact_kind kind, const char *text, size_t n)
+{
+	struct explain_linefacts *out = L->out;
+	if (out->n == EXPLAIN_LINE_FACTS)
+		return NULL;
+	const char *t = keep(out, text, n);
+	if (!t)
+		return NULL;
+	struct explain_fact *f = &out->v[out->n++];
+	memset(f, 0, sizeof *f);
+	f->kind = kind;
+	f->line_no = L->line_no;
+	f->text = t;
+	f->lib.major = -1;
+	return f;
+}
+
+/* ---- libraries ----------------------------------------------------------------------------- */
+
+static bool lib_char(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-';
+}
+
+static const char *base_name(const char *p)
+{
+	const char *b = p;
+	for (const char *s = p; *s; s++)
+		if (*s == '/' || *s == '\\')
+			b = s + 1;
+	return b;
+}
+
+/* The number after the last '_' before ".dll" (cublas64_12.dll -> 12, cudart64_110.dll -> 11: three
+ * digits are CUDA major and minor), or after ".so." (libcudnn.so.8.9 -> 8); -1 when none. */
+static int name_major(const char *name)
+{
+	const char *so = strstr(name, ".so.");
+	if (so && isdigit((unsigned char)so[4]))
+		return atoi(so + 4);
+	const char *us = strrchr(name, '_');
+	size_t n = 0;
+	while (us && isdigit((unsigned char)us[1 + n]))
+		n++;
+	if (!us || n == 0 || n > 4 || strncasecmp(us + 1 + n, ".dll", 4) != 0)
+		return -1;
+	int v = atoi(us + 1);
+	return n == 3 ? v / 10 : v;
+}
+
+void explain_lib_classify(const struct explain_catalog *cat, const char *name, struct explain_lib *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *b = base_name(name);
+	out->name = b;
+	size_t n = strlen(b);
+	out->os = n > 4 && strncasecmp(b + n - 4, ".dll", 4) == 0 ? 'w' : strstr(b, ".so") ? 'l' : 0;
+	for (size_t i = 0; i < cat->n_libclasses && !out->klass; i++)
+		if (explain_glob(cat->libclasses[i].glob, b))
+			out->klass = cat->libclasses[i].klass;
+	out->kb = kb_lib_classify(b, out->os == 'w' ? OS_WINDOWS : out->os == 'l' ? OS_LINUX : OS_AUTO);
+	out->major = out->kb && out->kb->major ? out->kb->major : name_major(b);
+}
+
+/* A token ending in ".dll", or holding ".so" followed by its end, a dot or a digit. Returns the
+ * token's length after trimming a sentence's trailing dot, 0 when it is no library name. */
+static size_t lib_token(const uint8_t *p, const uint8_t *lc, size_t n, char *os)
+{
+	while (n && (p[n - 1] == '.' || p[n - 1] == '-'))
+		n--;
+	if (n < 5 || !(isalpha(p[0]) || p[0] == '_'))
+		return 0;
+	if (memcmp(lc + n - 4, ".dll", 4) == 0) {
+		*os = 'w';
+		return n;
+	}
+	for (size_t i = 1; i + 3 <= n; i++)
+		if (memcmp(lc + i, ".so", 3) == 0 && (i + 3 == n || lc[i + 3] == '.' || isdigit(lc[i + 3]))) {
+			*os = 'l';
+			return n;
+		}
+	return 0;
+}
+
+static bool lib_known(const struct explain_lib *l)
+{
+	return l->kb || l->klass;
+}
+
+/* Every library name of the line as an EXF_LIB fact (once each, in order). */
+static void read_libs(struct explain_reader *L)
+{
+	const uint8_t *p = L->line.p, *lc = L->lc.p;
+	size_t prev_word_start = 0, prev_word_end = 0; /* the last all-letter word, for repairs */
+	for (size_t i = 0; i < L->line.n;) {
+		if (!lib_char(p[i])) {
+			i++;
+			continue;
+		}
+		size_t s = i;
+		while (i < L->line.n && lib_char(p[i]))
+			i++;
+		char os = 0;
+		size_t n = lib_token(p + s, lc + s, i - s, &os);
+		if (n == 0 || n > 200) {
+			bool letters = true;
+			for (size_t k = s; k < i; k++)
+				letters &= isalpha(p[k]) != 0;
+			if (letters)
+				prev_word_start = s, prev_word_end = i;
+			continue;
+		}
+		char name[256];
+		memcpy(name, p + s, n);
+		name[n] = 0;
+		struct explain_lib lib;
+		explain_lib_classify(L->cat, name, &lib);
+		/* "cudnn ops64_9.dll": markdown or a copy lost the underscore */
+		size_t pl = prev_word_end - prev_word_start;
+		if (!lib_known(&lib) && prev_word_end && prev_word_end + 1 == s && pl + n + 2 < sizeof name) {
+			char joined[256];
+			memcpy(joined, p + prev_word_start, pl);
+			joined[pl] = '_';
+			memcpy(joined + pl + 1, name, n + 1);
+			struct explain_lib j;
+			explain_lib_classify(L->cat, joined, &j);
+			if (lib_known(&j)) {
+				memcpy(name, joined, strlen(joined) + 1);
+				lib = j;
+			}
+		}
+		bool dup = false;
+		for (size_t k = 0; k < L->out->n; k++)
+			dup |= L->out->v[k].kind == EXF_LIB && strcasecmp(L->out->v[k].lib.name, name) == 0;
+		if (dup)
+			continue;
+		struct explain_fact *f = fact_new(L, EXF_LIB, name, strlen(name));
+		if (!f)
+			return;
+		f->has_lib = true;
+		f->lib = lib;
+		f->lib.name = f->text;
+		f->at = s;
+		prev_word_end = 0;
+	}
+}
+
+/* The library a form without a captured name is about: the last one named before at, else the
+ * first one after. */
+static const struct explain_fact *nearest_lib(const struct explain_reader *L, size_t at)
+{
+	const struct explain_fact *before = NULL, *after = NULL;
+	for (size_t k = 0; k < L->out->n; k++) {
+		const struct explain_fact *f = &L->out->v[k];
+		if (f->kind != EXF_LIB)
+			continue;
+		if (f->at <= at)
+			before = f;
+		else if (!after)
+			after = f;
+	}
+	return before ? before : after;
+}
+
+/* ---- symbols --------------------------------------------------------------------------------- */
+
+/* The first name of a mangled C++ symbol (_ZN5cudnn3cnn... -> "cudnn", _Z22cudnnGenericOp... ->
+ * "cudnnGenericOp..."), else the symbol itself. */
+static const char *demangled_head(const char *sym, char *buf, size_t cap)
+{
+	if (strncmp(sym, "_Z", 2) != 0)
+		return sym;
+	const char *s = sym + 2;
+	while (*s == 'N' || *s == 'K' || *s == 'V' || *s == 'L')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return sym;
+	long n = strtol(s, (char **)&s, 10);
+	if (n <= 0 || (size_t)n >= cap || strlen(s) < (size_t)n)
+		return sym;
+	memcpy(buf, s, (size_t)n);
+	buf[n] = 0;
+	return buf;
+}
+
+/* The component that exports a symbol (data/explain_symbols.tsv: the longest prefix followed by a
+ * character that is not a lower-case letter), or NULL. */
+static const char *symbol_component(const struct explain_catalog *cat, const char *sym)
+{
+	char buf[128];
+	const char *h = demangled_head(sym, buf, sizeof buf);
+	const struct explain_symbol_def *best = NULL;
+	for (size_t i = 0; i < cat->n_symbols; i++) {
+		const struct explain_symbol_def *d = &cat->symbols[i];
+		if (strncmp(h, d->prefix, d->len) == 0 && !islower((unsigned char)h[d->len]) &&
+		    (!best || d->len > best->len))
+			best = d;
+	}
+	return best ? best->component : NULL;
+}
+
+/* ---- catalogue patterns: forms and phrases -------------------------------------------------- */
+
+static const char *cap_get(const struct explain_capture *caps, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(caps[i].key, key) == 0)
+			return caps[i].value;
+	return NULL;
+}
+
+static void add_version(struct explain_reader *L, const char *what, const char *value, const char *role)
+{
+	struct version v;
+	if (!value || !version_parse(value, &v))
+		return;
+	for (size_t k = 0; k < L->out->n; k++) {
+		const struct explain_fact *o = &L->out->v[k];
+		if (o->kind == EXF_VERSION && strcmp(o->what, what) == 0 && strcmp(o->value, value) == 0)
+			return;
+	}
+	struct explain_fact *f = fact_new(L, EXF_VERSION, value, strlen(value));
+	if (!f)
+		return;
+	f->what = what;
+	f->value = f->text;
+	f->role = role;
+}
+
+static void add_arch(struct explain_reader *L, const char *text)
+{
+	int maj, min;
+	if (!text || !kb_parse_sm(text, &maj, &min))
+		return;
+	for (size_t k = 0; k < L->out->n; k++)
+		if (L->out->v[k].kind == EXF_ARCH && L->out->v[k].sm == maj * 10 + min)
+			return;
+	struct explain_fact *f = fact_new(L, EXF_ARCH, text, strlen(text));
+	if (f)
+		f->sm = maj * 10 + min;
+}
+
+/* Version captures of phrases: their key says what they are. */
+static void phrase_versions(struct explain_reader *L, const struct explain_capture *caps, size_t n)
+{
+	static const struct {
+		const char *key, *what, *role;
+	} keys[] = {
+		{ "built", "library", "built" }, { "found", "library", "found" }, { "cuda", "cuda", NULL },
+		{ "cudnn", "cudnn", NULL },      { "ptx", "ptx", "built" },       { "ptxas", "ptx", "found" },
+		{ "kernel", "driver", "kernel" }, { "dso", "driver", "found" },   { "client", "driver", "found" },
+	};
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			if (strcmp(caps[i].key, keys[k].key) == 0)
+				add_version(L, keys[k].what, caps[i].value, keys[k].role);
+		if (strcmp(caps[i].key, "sm") == 0)
+			add_arch(L, caps[i].value);
+	}
+}
+
+/* The subject of a form: the library it captured, the library or family an undefined symbol
+ * belongs to, or the nearest library on the line. */
+static void form_subject(struct explain_reader *L, struct explain_fact *f, const struct explain_capture *caps, size_t n,
+			 size_t at)
+{
+	const char *named = cap_get(caps, n, "lib");
+	if (!named)
+		named = cap_get(caps, n, "dll");
+	if (!named)
+		named = cap_get(caps, n, "path");
+	const char *sym = cap_get(caps, n, "symbol"), *node = cap_get(caps, n, "version");
+	if (sym || node) {
+		const char *s = sym ? sym : node;
+		f->symbol = keep(L->out, s, strlen(s));
+		if (node && strstr(node, ".so")) /* version `libcudnn_ops_infer.so.8' not found */
+			named = node;
+		if (named) { /* undefined symbol: X, version libY.so.N: libY exports it */
+			explain_lib_classify(L->cat, named, &f->lib);
+			f->component = f->lib.kb ? f->lib.kb->component : f->lib.klass;
+		} else {
+			f->component = f->symbol ? symbol_component(L->cat, f->symbol) : NULL;
+			f->lib.klass = f->component;
+			f->lib.name = NULL;
+		}
+		f->has_lib = f->component != NULL || named != NULL;
+		if (f->lib.name)
+			f->lib.name = keep(L->out, f->lib.name, strlen(f->lib.name));
+		return;
+	}
+	if (named) {
+		explain_lib_classify(L->cat, named, &f->lib);
+		/* the line's library of that name, repaired ("cudnn ops64_9.dll" -> cudnn_ops64_9.dll) */
+		size_t nl = strlen(f->lib.name);
+		for (size_t k = 0; k < L->out->n && !lib_known(&f->lib); k++) {
+			const struct explain_fact *o = &L->out->v[k];
+			size_t ol = o->kind == EXF_LIB ? strlen(o->lib.name) : 0;
+			if (ol > nl && o->lib.name[ol - nl - 1] == '_' && strcasecmp(o->lib.name + ol - nl, f->lib.name) == 0)
+				f->lib = o->lib;
+		}
+		f->lib.name = keep(L->out, f->lib.name, strlen(f->lib.name));
+		f->has_lib = f->lib.name != NULL;
+		return;
+	}
+	const struct explain_fact *near = nearest_lib(L, at);
+	if (near) {
+		f->lib = near->lib;
+		f->has_lib = true;
+	} else {
+		f->lib.os = L->hints & H_WIN ? 'w' : 0; /* "DLL load failed while importing _C" names no DLL */
+	}
+}
+
+/* What a form is about, for telling duplicates: the symbol, else the library, else its class. */
+static const char *subject_key(const struct explain_fact *f)
+{
+	if (f->symbol)
+		return f->symbol;
+	if (f->has_lib && f->lib.name)
+		return f->lib.name;
+	if (f->has_lib && f->lib.klass)
+		return f->lib.klass;
+	return "";
+}
+
+static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
+{
+	struct explain_capture caps[EXPLAIN_MAX_CAPS];
+	size_t n;
+	for (size_t i = 0; i < L->cat->n_patterns; i++) {
+		const struct explain_pattern_def *d = &L->cat->patterns[i];
+		if (d->pat.anchor && !may_contain(L, d->pat.anchor, d->pat.anchor_len))
+			continue;
+		if (!explain_pattern_match(&d->pat, L->line, L->lc, buf, caps, &n))
+			continue;
+		if (d->when_key) {
+			const char *v = cap_get(caps, n, d->when_key);
+			if (!v || !explain_glob(d->when_glob, v))
+				continue;
+		}
+		long at = d->pat.anchor ? explain_find_lc(L->lc, 0, d->pat.anchor, d->pat.anchor_len) : 0;
+		struct explain_fact *f = fact_new(L, d->form ? EXF_FORM : EXF_PHRASE, d->id, strlen(d->id));
+		if (!f)
+			return;
+		f->pattern = d;
+		f->form = d->form;
+		if (d->form) {
+			form_subject(L, f, caps, n, at < 0 ? 0 : (size_t)at);
+		} else {
+			const char *named = cap_get(caps, n, "lib") ? cap_get(caps, n, "lib") : cap_get(caps, n, "dll");
+			if (named) { /* a phrase about a library interprets its failure itself */
+				explain_lib_classify(L->cat, named, &f->lib);
+				f->lib.name = keep(L->out, f->lib.name, strlen(f->lib.name));
+				f->has_lib = f->lib.name != NULL;
+			}
+		}
+		phrase_versions(L, caps, n);
+		f->at = at < 0 ? 0 : (size_t)at;
+		/* two rows saying the same about the same library (one naming it, one finding it nearby):
+		 * one fact, the stronger row's */
+		for (size_t k = 0; d->form && k + 1 < L->out->n; k++) {
+			struct explain_fact *o = &L->out->v[k];
+			if (o->kind != EXF_FORM || strcmp(o->form, f->form) != 0 ||
+			    strcasecmp(subject_key(o), subject_key(f)) != 0)
+				continue;
+			if (o->pattern->weight < d->weight)
+				*o = *f;
+			L->out->n--;
+			break;
+		}
+	}
+}
+
+/* ---- error codes ----------------------------------------------------------------------------- */
+
+static const char *api_family(const char *api)
+{
+	if (strncmp(api, "cudart", 6) == 0 || strcmp(api, "cu") == 0)
+		return "cuda";
+	if (strncmp(api, "cudnn", 5) == 0)
+		return "cudnn";
+	return api;
+}
+
+static bool code_seen(const struct explain_reader *L, const struct kb_error *e)
+{
+	for (size_t k = 0; k < L->out->n; k++) {
+		const struct explain_fact *o = &L->out->v[k];
+		if (o->kind == EXF_CODE && (o->code == e || (o->code->code == e->code &&
+							      strcmp(api_family(o->code->api), api_family(e->api)) == 0)))
+			return true;
+	}
+	return false;
+}
+
+static struct explain_fact *add_code(struct explain_reader *L, const struct kb_error *e, const char *how,
+				     const char *text, size_t n)
+{
+	if (code_seen(L, e))
+		return NULL;
+	struct explain_fact *f = fact_new(L, EXF_CODE, text, n);
+	if (f) {
+		f->code = e;
+		f->how = how;
+	}
+	return f;
+}
+
+static int name_key_cmp(const void *k, const void *x)
+{
+	return strcmp(k, ((const struct explain_name_def *)x)->lc);
+}
+
+/* Names of codes, as word tokens: cudaErrorNoDevice, CUDA_ERROR_NO_DEVICE, CUDNN_STATUS_..., ncclSystemError. */
+static void read_names(struct explain_reader *L)
+{
+	char w[100];
+	for (size_t t = 0; t < L->n_toks; t++) {
+		const struct tok *k = &L->toks[t];
+		if (k->len < 6 || k->len >= sizeof w)
+			continue;
+		memcpy(w, L->lc.p + k->off, k->len);
+		w[k->len] = 0;
+		const struct explain_name_def *d =
+			bsearch(w, L->cat->names, L->cat->n_names, sizeof L->cat->names[0], name_key_cmp);
+		/* cuDNN 8 and 9 share names: prefer the first row of equal names */
+		while (d && d > L->cat->names && strcmp(d[-1].lc, w) == 0)
+			d--;
+		if (d)
+			add_code(L, d->code, "name", (const char *)L->line.p + k->off, k->len);
+	}
+}
+
+/* The words a line must hold for a short text of an API to count ("initialization error" is
+ * cudaErrorInitializationError only next to CUDA). */
+static unsigned api_hint(const char *api)
+{
+	static const struct {
+		const char *api;
+		unsigned h;
+	} t[] = {
+		{ "cudart", H_CUDA | H_CU }, { "cu", H_CUDA | H_CU }, { "cudnn", H_CUDNN }, { "cublas", H_CUBLAS },
+		{ "nccl", H_NCCL },          { "nvml", H_NVML },      { "win32", H_WIN },    { "ntstatus", H_WIN },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strncmp(api, t[i].api, strlen(t[i].api)) == 0)
+			return t[i].h;
+	return H_API;
+}
+
+/* How well an API fits the line's hints (texts shared by several APIs: "unknown error"). */
+static int api_fit(const struct explain_reader *L, const char *api)
+{
+	if (strcmp(api, "nvml") == 0)
+		return L->hints & H_NVML ? 3 : 0;
+	if (strcmp(api, "cu") == 0)
+		return L->hints & H_CU ? 2 : 0;
+	if (strcmp(api, "cudart") == 0)
+		return 1;
+	if (strncmp(api, "win32", 5) == 0)
+		return L->hints & H_WIN ? 2 : 0;
+	return 0;
+}
+
+static bool boundary_ok(const struct explain_reader *L, size_t s, size_t n)
+{
+	bool before = s == 0 || !isalnum(L->lc.p[s - 1]);
+	bool after = s + n >= L->lc.n || !isalnum(L->lc.p[s + n]);
+	return before && after;
+}
+
+static bool text_allowed(const struct explain_reader *L, const struct explain_text_def *d)
+{
+	return !d->needs_api_word || (L->hints & api_hint(d->code->api));
+}
+
+/* The texts libraries print for their codes, and other wordings of them. A text several APIs
+ * share ("unknown error") is read once, as the API the line's words point to. */
+static void read_texts(struct explain_reader *L)
+{
+	const struct explain_catalog *cat = L->cat;
+	for (size_t i = 0; i < cat->n_texts; i++) {
+		const struct explain_text_def *d = &cat->texts[i];
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = cat->texts[j].len == d->len && memcmp(cat->texts[j].lc, d->lc, d->len) == 0;
+		if (seen || !may_contain(L, d->lc, d->len))
+			continue;
+		long at = explain_find_lc(L->lc, 0, d->lc, d->len);
+		if (at < 0 || !boundary_ok(L, (size_t)at, d->len))
+			continue;
+		const struct explain_text_def *best = NULL;
+		for (size_t j = i; j < cat->n_texts; j++) {
+			const struct explain_text_def *e = &cat->texts[j];
+			if (e->len == d->len && memcmp(e->lc, d->lc, d->len) == 0 && text_allowed(L, e) &&
+			    (!best || api_fit(L, e->code->api) > api_fit(L, best->code->api)))
+				best = e;
+		}
+		if (best)
+			add_code(L, best->code, "text", (const char *)L->line.p + at, d->len);
+	}
+}
+
+static bool is_keyword(const char *w)
+{
+	static const char *const kw[] = { "error", "err", "code", "failure", "status", "returned", "return",
+					  "result", "winerror", "errno", "retval", "rc" };
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (strcmp(w, kw[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The APIs a number on this line may belong to, most likely first. */
+static size_t number_apis(const struct explain_reader *L, long code, bool hex, const char **apis)
+{
+	size_t n = 0;
+	if (hex) {
+		apis[n++] = "ntstatus";
+		return n;
+	}
+	if (L->hints & H_WIN)
+		apis[n++] = "win32";
+	if (L->hints & H_CUDNN)
+		apis[n++] = code >= 1000 ? "cudnn9" : "cudnn8";
+	if (L->hints & H_CUBLAS)
+		apis[n++] = "cublas";
+	if (L->hints & H_NCCL)
+		apis[n++] = "nccl";
+	if (L->hints & H_NVML)
+		apis[n++] = "nvml";
+	if (L->hints & H_CU)
+		apis[n++] = "cu";
+	if (L->hints & (H_CUDA | H_CU | H_GPU)) {
+		apis[n++] = "cudart";
+		apis[n++] = "cu";
+		apis[n++] = "cudart_legacy";
+	}
+	return n;
+}
+
+/* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
+ * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess. */
+static void read_numbers(struct explain_reader *L)
+{
+	char w[32];
+	bool vs_check = has_lc(L, "cudasuccess") || has_lc(L, "cuda_success");
+	for (size_t t = 0; t < L->n_toks; t++) {
+		const struct tok *k = &L->toks[t];
+		const uint8_t *p = L->lc.p + k->off;
+		bool hex = k->len == 10 && p[0] == '0' && p[1] == 'x';
+		bool digits = k->len <= 6;
+		for (size_t i = 0; i < k->len && digits; i++)
+			digits = isdigit(p[i]) != 0;
+		if (!digits && !hex)
+			continue;
+		/* part of a version, a path or a file:line */
+		size_t e = k->off + k->len;
+		if (k->off > 0 && strchr(".:/\\-", L->line.p[k->off - 1]))
+			continue;
+		if (e + 1 < L->line.n && L->line.p[e] == '.' && isdigit(L->line.p[e + 1]))
+			continue;
+		bool announced = false;
+		for (size_t b = 1; b <= 3 && b <= t && !announced; b++) {
+			const struct tok *q = &L->toks[t - b];
+			if (q->len >= sizeof w || k->off - (q->off + q->len) > 24)
+				break;
+			memcpy(w, L->lc.p + q->off, q->len);
+			w[q->len] = 0;
+			announced = is_keyword(w);
+		}
+		announced |= hex && memcmp(p, "0xc0", 4) == 0; /* an NTSTATUS error needs no word before it */
+		if (!announced && vs_check && t + 1 < L->n_toks && L->toks[t + 1].len == 2 &&
+		    memcmp(L->lc.p + L->toks[t + 1].off, "vs", 2) == 0)
+			announced = true;
+		if (!announced)
+			continue;
+		long code = hex ? (long)(int32_t)strtoul((const char *)p, NULL, 16) : strtol((const char *)p, NULL, 10);
+		if (code == 0)
+			continue;
+		const char *apis[10];
+		size_t na = number_apis(L, code, hex, apis);
+		for (size_t i = 0; i < na; i++) {
+			const struct kb_error *row = kb_error_lookup(apis[i], code);
+			if (row) {
+				add_code(L, row, "number", (const char *)L->line.p + k->off, k->len);
+				break;
+			}
+		}
+	}
+}
+
+/* A number next to a name or text of the same API family says the same, or is the old numbering
+ * of it (THCudaCheck error=48 with the text of 209): the name or text is the fact, the number goes. */
+static void drop_shadowed_numbers(struct explain_reader *L)
+{
+	struct explain_linefacts *out = L->out;
+	size_t w = 0;
+	for (size_t r = 0; r < out->n; r++) {
+		struct explain_fact *f = &out->v[r];
+		bool drop = false;
+		if (f->kind == EXF_CODE && strcmp(f->how, "number") == 0)
+			for (size_t k = 0; k < out->n && !drop; k++) {
+				const struct explain_fact *o = &out->v[k];
+				drop = o->kind == EXF_CODE && strcmp(o->how, "number") != 0 &&
+				       strcmp(api_family(o->code->api), api_family(f->code->api)) == 0;
+			}
+		if (!drop)
+			out->v[w++] = *f;
+	}
+	out->n = w;
+}
+
+/* A Windows code on the line tells how a named DLL failed: load-failed / not-found become win-126,
+ * win-127, ... (the form's class row then decides; the code's own causes are absorbed). */
+static void refine_forms(struct explain_reader *L)
+{
+	static const struct {
+		const char *api;
+		long code;
+		const char *form;
+	} win[] = {
+		{ "win32", 126, "win-126" },   { "win32", 127, "win-127" },          { "win32", 193, "win-193" },
+		{ "win32", 1114, "win-1114" }, { "win32", 1455, "win-1455" },        { "ntstatus", -1073741701, "win-193" },
+		{ "ntstatus", -1073741515, "win-126" }, { "ntstatus", -1073741511, "win-127" },
+		{ "ntstatus", -1073741502, "win-1114" },
+	};
+	for (size_t k = 0; k < L->out->n; k++) {
+		struct explain_fact *c = &L->out->v[k];
+		if (c->kind != EXF_CODE)
+			continue;
+		for (size_t i = 0; i < sizeof win / sizeof win[0]; i++) {
+			if (c->code->code != win[i].code || strcmp(c->code->api, win[i].api) != 0)
+				continue;
+			for (size_t j = 0; j < L->out->n; j++) {
+				struct explain_fact *f = &L->out->v[j];
+				if (f->kind == EXF_FORM && f->has_lib &&
+				    (strcmp(f->form, "load-failed") == 0 || strcmp(f->form, "not-found") == 0)) {
+					f->form = win[i].form;
+					c->role = "absorbed"; /* the form speaks for it */
+				}
+			}
+		}
+	}
+}
+
+/* A phrase that names a library (nvidia-container-cli's "load library failed: X") says what X's
+ * failure means there: the loader's form about X on the same line adds nothing. */
+static void absorb_forms(struct explain_reader *L)
+{
+	for (size_t k = 0; k < L->out->n; k++) {
+		const struct explain_fact *p = &L->out->v[k];
+		if (p->kind != EXF_PHRASE || !p->has_lib)
+			continue;
+		for (size_t j = 0; j < L->out->n; j++) {
+			struct explain_fact *f = &L->out->v[j];
+			if (f->kind == EXF_FORM && f->has_lib && f->lib.name && strcasecmp(f->lib.name, p->lib.name) == 0)
+				f->role = "absorbed";
+		}
+	}
+}
+
+/* ---- versions and architectures in free text ----------------------------------------------- */
+
+/* "driver 470.82", "Driver Version: 535.104.05", "CUDA 12.4", "CUDA Version: 12.2", "cuDNN 8.9.2",
+ * "cuda>=11.8", "compute capability 8.6", "torch 2.1.0+cu121", sm_86, compute_90a. */
+static void read_versions(struct explain_reader *L)
+{
+	static const struct {
+		const char *word, *what;
+	} kw[] = {
+		{ "driver", "driver" }, { "cuda", "cuda" },     { "cudnn", "cudnn" },   { "nccl", "nccl" },
+		{ "cublas", "cublas" }, { "pytorch", "torch" }, { "torch", "torch" },   { "tensorflow", "tensorflow" },
+		{ "capability", "arch" },
+	};
+	static const char *const skip[] = { "version", "versions", "is", "runtime", "toolkit", "library", "of" };
+	char w[32];
+	for (size_t t = 0; t < L->n_toks; t++) {
+		const struct tok *k = &L->toks[t];
+		if (k->len >= sizeof w)
+			continue;
+		memcpy(w, L->lc.p + k->off, k->len);
+		w[k->len] = 0;
+		/* sm_86, compute_90a */
+		if ((strncmp(w, "sm_", 3) == 0 && isdigit((unsigned char)w[3])) ||
+		    (strncmp(w, "compute_", 8) == 0 && isdigit((unsigned char)w[8]))) {
+			add_arch(L, w);
+			continue;
+		}
+		/* torch's CUDA variant: 2.1.0+cu121 */
+		if (k->len == 5 && w[0] == 'c' && w[1] == 'u' && isdigit((unsigned char)w[2]) && isdigit((unsigned char)w[3]) &&
+		    isdigit((unsigned char)w[4]) && k->off > 0 && L->line.p[k->off - 1] == '+') {
+			char v[8];
+			snprintf(v, sizeof v, "%c%c.%c", w[2], w[3], w[4]);
+			add_version(L, "cuda", v, NULL);
+			continue;
+		}
+		const char *what = NULL;
+		for (size_t i = 0; i < sizeof kw / sizeof kw[0] && !what; i++)
+			if (strcmp(w, kw[i].word) == 0)
+				what = kw[i].what;
+		if (!what)
+			continue;
+		/* skip blanks, ':', '=', '>', '<', '~', 'v' and a few words, then read a dotted version */
+		size_t pos = k->off + k->len, words = 0;
+		for (;;) {
+			while (pos < L->line.n && strchr(" :=><~(", L->line.p[pos]))
+				pos++;
+			size_t s = pos;
+			while (pos < L->line.n && isalpha(L->line.p[pos]))
+				pos++;
+			bool skipped = false;
+			for (size_t i = 0; i < sizeof skip / sizeof skip[0] && pos > s; i++)
+				skipped |= pos - s == strlen(skip[i]) && memcmp(L->lc.p + s, skip[i], pos - s) == 0;
+			if (pos == s + 1 && L->lc.p[s] == 'v') /* v12.4 */
+				break;
+			if (!skipped || ++words > 2) {
+				pos = s;
+				break;
+			}
+		}
+		size_t s = pos;
+		while (pos < L->line.n && (isdigit(L->line.p[pos]) || L->line.p[pos] == '.'))
+			pos++;
+		while (pos > s && L->line.p[pos - 1] == '.')
+			pos--;
+		if (pos == s || !memchr(L->line.p + s, '.', pos - s)) {
+			/* "CUDA 12.*", "cuDNN 9.*": a major alone */
+			if (pos > s && pos + 1 < L->line.n && L->line.p[pos] == '.' && L->line.p[pos + 1] == '*')
+				;
+			else
+				continue;
+		}
+		char v[32];
+		size_t n = pos - s < sizeof v ? pos - s : sizeof v - 1;
+		memcpy(v, L->line.p + s, n);
+		v[n] = 0;
+		if (strcmp(what, "arch") == 0)
+			add_arch(L, v);
+		else
+			add_version(L, what, v, NULL);
+	}
+}
+
+struct explain_reader *explain_reader_new(struct arena *a, const struct explain_catalog *cat)
+{
+	struct explain_reader *L = arena_alloc(a, sizeof *L);
+	L->cat = cat;
+	return L;
+}
+
+void explain_line_facts(struct explain_reader *L, struct span line, struct span lc, size_t line_no,
+			struct explain_linefacts *out)
+{
+	out->n = 0;
+	out->used = 0;
+	L->line = line;
+	L->lc = lc;
+	L->line_no = line_no;
+	L->out = out;
+	tokenize(L);
+	find_hints(L);
+	pairs_of(L);
+	read_libs(L);
+	read_patterns(L, &L->buf);
+	read_names(L);
+	read_texts(L);
+	read_numbers(L);
+	drop_shadowed_numbers(L);
+	refine_forms(L);
+	absorb_forms(L);
+	read_versions(L);
+}

@@ -1,0 +1,243 @@
+/* Scoring a message on its text: every fact names causes through a data table (an error code
+ * through data/errors.tsv's causes column, a failure form through data/explain_libforms.tsv for the
+ * class of library it is about, a phrase through its catalogue row), most likely first. A cause
+ * collects, from each fact that names it, the fact's strength times a factor for its place in that
+ * fact's list; facts of the lines around the message count half. Versions in the text then confirm
+ * or contradict what the causes claim (the driver named supports the CUDA named; compiled with 8.9,
+ * found 8.6). The machine re-ranks these candidates afterwards (explain_rank.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/explain.h"
+#include "fmt/version.h"
+
+static const double place[EXPLAIN_MAX_CAUSES] = { 1.0, 0.75, 0.55, 0.4, 0.3, 0.25 };
+
+struct tally {
+	const struct explain_cause_def *cause;
+	double score, best;
+	const char *because;
+};
+
+struct tallies {
+	struct tally v[64];
+	size_t n;
+	bool closed;
+};
+
+static void credit(struct tallies *t, const struct explain_cause_def *c, double s, const char *because)
+{
+	size_t i = 0;
+	while (i < t->n && t->v[i].cause != c)
+		i++;
+	if (i == t->n) {
+		if (t->closed) /* the lines around a message re-rank its causes, they add none */
+			return;
+		if (t->n == sizeof t->v / sizeof t->v[0])
+			return;
+		t->v[t->n++] = (struct tally){ c, 0, 0, NULL };
+	}
+	t->v[i].score += s;
+	if (s > t->v[i].best) {
+		t->v[i].best = s;
+		t->v[i].because = because;
+	}
+}
+
+static void credit_list(struct tallies *t, const struct explain_cause_def *const *causes, size_t n, double s,
+			const char *because)
+{
+	for (size_t i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++)
+		credit(t, causes[i], s * place[i], because);
+}
+
+/* How much a fact says: a code's name or a library's own text is as clear as a catalogue sentence;
+ * a short text or a number next to "error" a little less. */
+static double strength(const struct explain_fact *f)
+{
+	if (f->kind == EXF_CODE) {
+		if (strcmp(f->how, "name") == 0)
+			return 8;
+		if (strcmp(f->how, "text") == 0)
+			return strlen(f->text) >= 24 ? 8 : 6;
+		return 6;
+	}
+	if (f->kind == EXF_FORM || f->kind == EXF_PHRASE)
+		return f->pattern->weight / 100.0;
+	return 0;
+}
+
+static bool class_match(const char *klass, const struct explain_lib *lib)
+{
+	if (strcmp(klass, "*") == 0)
+		return true;
+	if (!lib)
+		return false;
+	if (lib->klass && strcmp(klass, lib->klass) == 0)
+		return true;
+	return lib->kb && (strcmp(klass, lib->kb->component) == 0 || strcmp(klass, lib->kb->family) == 0);
+}
+
+/* The row of data/explain_libforms.tsv for a form about a library (first match wins). */
+static const struct explain_libform_def *libform(const struct explain_catalog *cat, const struct explain_fact *f)
+{
+	const struct explain_lib *lib = f->has_lib ? &f->lib : NULL;
+	char os = f->lib.os ? f->lib.os : strncmp(f->form, "win-", 4) == 0 ? 'w' : 0;
+	for (size_t i = 0; i < cat->n_libforms; i++) {
+		const struct explain_libform_def *d = &cat->libforms[i];
+		if (strcmp(d->form, "*") != 0 && strcmp(d->form, f->form) != 0)
+			continue;
+		if (d->os && d->os != os)
+			continue;
+		if (d->major >= 0 && (!lib || lib->major != d->major))
+			continue;
+		if (class_match(d->klass, lib))
+			return d;
+	}
+	return NULL;
+}
+
+static const char *code_because(struct arena *a, const struct explain_fact *f)
+{
+	return arena_printf(a, "%s (%s %ld) in the message", f->code->name, f->code->api, f->code->code);
+}
+
+static const char *form_because(struct arena *a, const struct explain_fact *f)
+{
+	const char *about = f->symbol ? f->symbol : f->has_lib && f->lib.name ? f->lib.name : NULL;
+	const char *cls = f->has_lib ? (f->lib.klass ? f->lib.klass : f->lib.kb ? f->lib.kb->family : NULL) : NULL;
+	return arena_printf(a, "%s%s%s%s%s%s", f->form, about ? " of " : "", about ? about : "", cls ? " (" : "",
+			    cls ? cls : "", cls ? ")" : "");
+}
+
+/* ---- what versions in the text say ---------------------------------------------------------- */
+
+static const struct explain_fact *version_of(const struct explain_message *m, const char *what, const char *role)
+{
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		if (f->kind == EXF_VERSION && strcmp(f->what, what) == 0 &&
+		    (!role || (f->role && strcmp(f->role, role) == 0)))
+			return f;
+	}
+	return NULL;
+}
+
+static int major_of(const char *v)
+{
+	return atoi(v);
+}
+
+/* Scale the score of every tallied cause whose key holds `part`, or credit `key` when absent. */
+static void boost_part(struct tallies *t, const char *part, double add, const char *because)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strstr(t->v[i].cause->key, part)) {
+			t->v[i].score += add;
+			if (because)
+				t->v[i].because = because;
+		}
+}
+
+static void versions(struct arena *a, const struct explain_catalog *cat, const struct explain_message *m,
+		     struct tallies *t)
+{
+	/* compiled with X, found Y (cuDNN of a framework, PTX of ptxas) */
+	const struct explain_fact *built = version_of(m, "library", "built"), *found = version_of(m, "library", "found");
+	if (built && found) {
+		struct version b, f;
+		if (version_parse(built->value, &b) && version_parse(found->value, &f)) {
+			if (b.part[0] != f.part[0])
+				boost_part(t, "wrong-major", 4,
+					   arena_printf(a, "built with %s, found %s: another major", built->value, found->value));
+			else if (version_cmp_parts(&f, &b, 2) < 0)
+				boost_part(t, "runtime-too-old", 3,
+					   arena_printf(a, "built with %s, found the older %s", built->value, found->value));
+		}
+	}
+	/* a driver and a CUDA the message names: does the driver support that CUDA? */
+	const struct explain_fact *drv = version_of(m, "driver", NULL), *cuda = version_of(m, "cuda", NULL);
+	if (drv && cuda) {
+		const char *max = kb_driver_max_cuda(drv->value, OS_LINUX);
+		struct version mx, c;
+		const struct explain_cause_def *too_old = explain_cause_lookup(cat, "driver-too-old");
+		if (max && too_old && version_parse(max, &mx) && version_parse(cuda->value, &c)) {
+			if (version_cmp_parts(&mx, &c, 2) < 0)
+				credit(t, too_old, 5,
+				       arena_printf(a, "the message names driver %s (CUDA up to %s) and CUDA %s", drv->value,
+						    max, cuda->value));
+			else
+				for (size_t i = 0; i < t->n; i++)
+					if (t->v[i].cause == too_old)
+						t->v[i].score *= 0.5; /* the driver named covers the CUDA named */
+		}
+	}
+	/* a CUDA library of one major missing while the message speaks of another CUDA */
+	for (size_t i = 0; cuda && i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		if (f->kind == EXF_FORM && f->has_lib && f->lib.kb && f->lib.kb->cuda_major &&
+		    strcmp(f->form, "not-found") == 0 && f->lib.kb->cuda_major != major_of(cuda->value)) {
+			boost_part(t, "cuda-lib-wrong-major", 3,
+				   arena_printf(a, "%s is of CUDA %d, the message speaks of CUDA %s", f->lib.name,
+						f->lib.kb->cuda_major, cuda->value));
+			boost_part(t, "cuda-dll-wrong-major", 3, NULL);
+			break;
+		}
+	}
+	/* a GPU the current toolkits no longer build for */
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		const struct kb_arch_support *s = f->kind == EXF_ARCH ? kb_arch_support(f->sm) : NULL;
+		if (s && s->removed)
+			boost_part(t, "gpu-too-old", 3,
+				   arena_printf(a, "sm_%d is not supported since CUDA %s", f->sm, s->removed));
+	}
+}
+
+static int tally_cmp(const void *x, const void *y)
+{
+	const struct tally *a = x, *b = y;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	return 0;
+}
+
+void explain_score(struct arena *a, const struct explain_catalog *cat, struct explain_message *m)
+{
+	struct tallies *t = arena_calloc(a, 1, sizeof *t);
+	double top = 0;
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		t->closed = f->context && t->n > 0;
+		double s = strength(f) * (f->context ? 0.5 : 1.0);
+		if (!f->context && s > top)
+			top = s;
+		if (f->kind == EXF_CODE && !(f->role && strcmp(f->role, "absorbed") == 0)) {
+			const struct explain_cause_def *cs[EXPLAIN_MAX_CAUSES];
+			size_t n = explain_code_causes(cat, f->code, cs, EXPLAIN_MAX_CAUSES);
+			credit_list(t, cs, n, s, code_because(a, f));
+		} else if (f->kind == EXF_FORM && !(f->role && strcmp(f->role, "absorbed") == 0)) {
+			const struct explain_libform_def *d = libform(cat, f);
+			const char *because = form_because(a, f);
+			if (d)
+				credit_list(t, d->causes, d->n_causes, s, because);
+			/* what the framework's wording adds */
+			credit_list(t, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s, because);
+		} else if (f->kind == EXF_PHRASE) {
+			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
+				    arena_printf(a, "\"%s\" (%s)", f->text, f->pattern->source));
+		}
+	}
+	t->closed = false;
+	versions(a, cat, m, t);
+	/* stable: qsort is not, so equal scores keep their order through the index */
+	for (size_t i = 0; i < t->n; i++)
+		t->v[i].score -= (double)i * 1e-9;
+	qsort(t->v, t->n, sizeof t->v[0], tally_cmp);
+	m->n_cands = 0;
+	for (size_t i = 0; i < t->n && m->n_cands < EXPLAIN_MAX_CAUSES; i++)
+		if (t->v[i].score > 0.01)
+			m->cands[m->n_cands++] = (struct explain_candidate){ t->v[i].cause, t->v[i].score, t->v[i].because };
+	m->weight = (int)(top * 100 + 0.5);
+}
