@@ -35,8 +35,8 @@ static struct finding *emit(struct diag_ctx *d, const struct rule *self, bool to
 				      machine_evidence ? " The machine agrees: " : "", machine_evidence ? machine_evidence : "");
 			for (size_t k = 0; k < c->n_fix; k++)
 				finding_fix(f, "%s", c->fix[k]);
-			if (machine_evidence)
-				finding_evidence(f, "%s", machine_evidence);
+			if (machine_evidence) /* explain tells a finding the machine backs by this prefix */
+				finding_evidence(f, "machine: %s", machine_evidence);
 		}
 		finding_evidence(f, "message (line %zu%s): %s", e->line_no, e->count > 1 ? ", repeated" : "", e->line);
 	}

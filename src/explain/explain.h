@@ -83,6 +83,8 @@ struct explain_text_def {
 	const char *lc; /* lower-case */
 	size_t len;
 	bool needs_api_word; /* short or common: counts only on a line that names a GPU API */
+	long next_same;      /* the next row with the same text (another API's), -1 when none */
+	bool first;          /* the first row of its text: the one the reader looks for */
 };
 
 /* An error code's name (or alias), lower-case, for lookup by token. */

@@ -156,7 +156,7 @@ static size_t parse_causes(struct arena *a, struct explain_catalog *cat, const c
 static bool known_form(const char *f)
 {
 	static const char *const forms[] = { "not-found", "load-failed", "undefined-symbol", "version-not-found",
-					     "link-time-ref", "no-version-info", "wrong-elf-class", "damaged" };
+					     "link-time-ref", "no-version-info", "wrong-elf-class", "damaged", "stub" };
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
 		if (strcmp(f, forms[i]) == 0)
 			return true;
@@ -289,7 +289,7 @@ static void add_text(struct arena *a, struct explain_catalog *cat, const struct 
 	for (size_t i = 0; i < n; i++)
 		ascii &= (unsigned char)lc[i] < 0x80;
 	*ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts) =
-		(struct explain_text_def){ e, lc, n, ascii && n < EXPLAIN_SHORT_TEXT };
+		(struct explain_text_def){ e, lc, n, ascii && n < EXPLAIN_SHORT_TEXT, -1, true };
 }
 
 static void text_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
@@ -348,6 +348,26 @@ static void add_kb_codes(struct arena *a, struct explain_catalog *cat)
 		qsort(cat->names, cat->n_names, sizeof cat->names[0], name_cmp);
 }
 
+/* Texts several APIs share ("unknown error"): the reader looks for the first and picks among the
+ * chain. Quadratic in the rows, once per catalogue (a few hundred). */
+static void link_texts(struct explain_catalog *cat)
+{
+	for (size_t i = 0; i < cat->n_texts; i++) {
+		struct explain_text_def *d = &cat->texts[i];
+		if (!d->first)
+			continue;
+		struct explain_text_def *last = d;
+		for (size_t j = i + 1; j < cat->n_texts; j++) {
+			struct explain_text_def *e = &cat->texts[j];
+			if (e->first && e->len == d->len && memcmp(e->lc, d->lc, d->len) == 0) {
+				e->first = false;
+				last->next_same = (long)j;
+				last = e;
+			}
+		}
+	}
+}
+
 const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat, const char *key)
 {
 	for (size_t i = 0; i < cat->n_causes; i++)
@@ -383,4 +403,5 @@ void explain_catalog_parse(struct arena *a, const struct explain_files *f, struc
 	tsv_walk(a, cat, f->symbols, "explain_symbols.tsv", symbol_row);
 	tsv_walk(a, cat, f->texts, "explain_texts.tsv", text_row);
 	add_kb_codes(a, cat);
+	link_texts(cat);
 }

@@ -50,9 +50,12 @@ static bool word_char(unsigned char c)
 	return isalnum(c) || c == '_';
 }
 
+static bool may_contain(const struct explain_reader *L, const char *lit, size_t n);
+
 static bool has_lc(const struct explain_reader *L, const char *s)
 {
-	return explain_find_lc(L->lc, 0, s, strlen(s)) >= 0;
+	size_t n = strlen(s);
+	return may_contain(L, s, n) && explain_find_lc(L->lc, 0, s, n) >= 0;
 }
 
 static void tokenize(struct explain_reader *L)
@@ -619,19 +622,15 @@ static void read_texts(struct explain_reader *L)
 	const struct explain_catalog *cat = L->cat;
 	for (size_t i = 0; i < cat->n_texts; i++) {
 		const struct explain_text_def *d = &cat->texts[i];
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = cat->texts[j].len == d->len && memcmp(cat->texts[j].lc, d->lc, d->len) == 0;
-		if (seen || !may_contain(L, d->lc, d->len))
+		if (!d->first || !may_contain(L, d->lc, d->len))
 			continue;
 		long at = explain_find_lc(L->lc, 0, d->lc, d->len);
 		if (at < 0 || !boundary_ok(L, (size_t)at, d->len))
 			continue;
 		const struct explain_text_def *best = NULL;
-		for (size_t j = i; j < cat->n_texts; j++) {
+		for (long j = (long)i; j >= 0; j = cat->texts[j].next_same) {
 			const struct explain_text_def *e = &cat->texts[j];
-			if (e->len == d->len && memcmp(e->lc, d->lc, d->len) == 0 && text_allowed(L, e) &&
-			    (!best || api_fit(L, e->code->api) > api_fit(L, best->code->api)))
+			if (text_allowed(L, e) && (!best || api_fit(L, e->code->api) > api_fit(L, best->code->api)))
 				best = e;
 		}
 		if (best)
@@ -815,7 +814,8 @@ static void read_versions(struct explain_reader *L)
 	char w[32];
 	for (size_t t = 0; t < L->n_toks; t++) {
 		const struct tok *k = &L->toks[t];
-		if (k->len >= sizeof w)
+		/* every word looked for is 4..10 long and starts with one of these: most tokens go here */
+		if (k->len < 4 || k->len > 12 || !strchr("cdnpst", L->lc.p[k->off]))
 			continue;
 		memcpy(w, L->lc.p + k->off, k->len);
 		w[k->len] = 0;
@@ -897,8 +897,8 @@ void explain_line_facts(struct explain_reader *L, struct span line, struct span 
 	L->line_no = line_no;
 	L->out = out;
 	tokenize(L);
-	find_hints(L);
 	pairs_of(L);
+	find_hints(L);
 	read_libs(L);
 	read_patterns(L, &L->buf);
 	read_names(L);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diag/rule.h"
 #include "explain/explain_rank.h"
 #include "fmt/version.h"
 
@@ -394,6 +395,19 @@ static bool machine_known(const struct explain_machine *m)
 	       inv->driver.libcuda_path || inv->n_gpus;
 }
 
+/* A finding of the message rules (src/diag/rules_message.c) that only repeats what the message
+ * says confirms nothing: the machine did not show it. Its "machine: " evidence says when it did. */
+static bool message_only(const struct finding *f)
+{
+	bool ours = false;
+	for (size_t i = 0; i < rules_message.n_rules && !ours; i++)
+		ours = strcmp(rules_message.rules[i].id, f->id) == 0;
+	for (size_t i = 0; ours && i < f->n_evidence; i++)
+		if (strncmp(f->evidence[i], "machine: ", 9) == 0)
+			return false;
+	return ours;
+}
+
 static void add_finding_evidence(struct arena *a, struct explain_cause_result *cr, const struct finding *f)
 {
 	push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
@@ -413,7 +427,7 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	if (f) {
 		cr->finding = f;
 		add_finding_evidence(a, cr, f);
-		if (f->severity != SEV_INFO) {
+		if (f->severity != SEV_INFO && !message_only(f)) {
 			cr->conf = EXPLAIN_CONFIRMED;
 			for (size_t e = 0; e < f->n_fix; e++)
 				push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
