@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "diag/rule.h"
 #include "explain/explain_rank.h"
 
 static struct arena A;
@@ -53,6 +54,24 @@ static void test_all_rule_outs_exist(void **state)
 		if (!explain_rule_out_known(CAT->causes[i].rule_out))
 			print_message("%s: unknown rule_out %s\n", CAT->causes[i].key, CAT->causes[i].rule_out);
 		assert_true(explain_rule_out_known(CAT->causes[i].rule_out));
+	}
+}
+
+/* Every finding id a cause names is owned by a rule entry of src/diag (the message family's for
+ * causes only a message proves): explain builds no findings of its own. */
+static void test_every_cause_has_a_rule(void **state)
+{
+	(void)state;
+	const struct rule_family *fams[] = { &rules_driver, &rules_env,    &rules_ldpath, &rules_libs,    &rules_loader,
+					     &rules_arch,   &rules_probe,  &rules_python, &rules_windows, &rules_message };
+	for (size_t c = 0; c < CAT->n_causes; c++) {
+		bool owned = false;
+		for (size_t f = 0; f < sizeof fams / sizeof fams[0] && !owned; f++)
+			for (size_t r = 0; r < fams[f]->n_rules && !owned; r++)
+				owned = strcmp(fams[f]->rules[r].id, CAT->causes[c].finding) == 0;
+		if (!owned)
+			print_message("cause %s: finding %s has no rule\n", CAT->causes[c].key, CAT->causes[c].finding);
+		assert_true(owned);
 	}
 }
 
@@ -282,6 +301,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_rule_outs_exist),
+		cmocka_unit_test(test_every_cause_has_a_rule),
 		cmocka_unit_test(test_no_machine),
 		cmocka_unit_test(test_finding_confirms_and_reorders),
 		cmocka_unit_test(test_error_finding_is_first),
