@@ -126,10 +126,13 @@ void explain_render_text(FILE *out, const struct cudx_ctx *ctx, const struct exp
 		text_facts(out, ctx, msg);
 		if (res->elsewhere)
 			fprintf(out, "  %snote:%s %s\n", style_yellow(ctx), style_reset(ctx), res->elsewhere);
-		if (res->n_causes == 0)
+		if (res->n_causes == 0) {
+			const char *code = explain_kv_get(res, "code");
 			fprintf(out, "  no cause in the GPU stack is known for these facts: the error is raised by the "
-				     "program itself (a bug, a wrong argument) or by hardware; see its code's meaning "
-				     "(cudx kb error NAME)\n");
+				     "program itself (a bug, a wrong argument) or by hardware%s%.*s%s\n",
+				code ? "; the code's meaning: cudx kb error " : "", code ? (int)strcspn(code, " ") : 0,
+				code ? code : "", code ? "" : "");
+		}
 		else
 			fprintf(out, "  causes, most likely first (checked against %s):\n", r->machine_desc);
 		for (size_t i = 0; i < res->n_causes; i++)
