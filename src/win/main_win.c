@@ -12,7 +12,7 @@
 
 #include "cli/win_why.h"
 #include "collect/windows.h"
-#include "diag/rules_windows.h"
+#include "diag/rule.h"
 #include "loader/win_env.h"
 #include "report/json_parts.h"
 #include "report/report.h"
@@ -147,9 +147,9 @@ static int check_run(struct cudx_ctx *ctx)
 	}
 	struct findings fs;
 	findings_init(&fs, ctx->arena);
-	struct win_diag wd = { .ctx = ctx, .w = inv.windows, .out = &fs };
-	win_diagnose(&wd);
-	findings_sort(&fs);
+	struct diag_ctx d = { .ctx = ctx, .inv = &inv, .out = &fs };
+	diag_run_family(&d, &rules_windows, 1u);
+	diag_finish(&d);
 	if (ctx->opt->format == OUT_JSON)
 		json_check(ctx, inv.windows, &lv, &fs);
 	else
