@@ -160,15 +160,21 @@ static void judge_versions(struct diag_ctx *d, const struct edge_ctx *e, const s
 {
 	struct arena *a = d->ctx->arena;
 	const struct loader_result *r = e->r;
+	const struct rule *owner = sibling("lib-symbol-version-missing");
+	const char *subject = edge_subject(a, e);
+	/* the same edge met twice (a library of the survey that is also why's --from or in a tree) */
+	for (size_t i = 0; i < d->out->n; i++)
+		if (d->out->v[i].rule == owner && strcmp(d->out->v[i].subject, subject) == 0)
+			return;
 	bool hard = false;
 	for (size_t i = 0; i < r->n_missing_versions; i++)
 		hard |= !r->missing_weak[i];
-	struct finding *f = rule_emit(d, sibling("lib-symbol-version-missing"), "%s: version '%s' not found (required by %s)%s",
+	struct finding *f = rule_emit(d, owner, "%s: version '%s' not found (required by %s)%s",
 				      r->path, r->missing_versions[0], r->from ? r->from : "the program",
 				      needed_by(a, e));
 	if (!hard)
 		finding_mild(f);
-	finding_subject(f, edge_subject(a, e));
+	finding_subject(f, subject);
 	finding_path(f, r->path);
 	finding_path(f, e->needer);
 	finding_cause(f, "The copy of %s the loader picks does not define the symbol version node(s) %s needs; "
