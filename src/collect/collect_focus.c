@@ -89,6 +89,7 @@ static void resolve_library(struct cudx_ctx *ctx, struct inventory *inv, struct 
 	if (!t->root)
 		return;
 	it->tree = t;
+	it->tree_loader = T;
 	survey_tree(ctx, inv, seen, T, t);
 }
 
@@ -102,7 +103,7 @@ static void resolve_object(struct cudx_ctx *ctx, struct inventory *inv, struct d
 		it->error = t->error ? t->error : "cannot read the file";
 		return;
 	}
-	it->loader = L;
+	it->loader = it->tree_loader = L;
 	it->tree = t;
 	survey_tree(ctx, inv, seen, L, t);
 }

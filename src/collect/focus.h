@@ -35,6 +35,7 @@ struct focus_item {
 	struct loader_why *why;       /* FOCUS_LIBRARY: the resolution and the other copies on disk */
 	struct loader_tree *tree;     /* FOCUS_OBJECT: the tree; FOCUS_LIBRARY: the NEEDED closure of
 				       * the file it resolved to (what loading it loads) */
+	struct loader *tree_loader;   /* the process tree was built in (FOCUS_OBJECT: loader) */
 	const struct win_query *query; /* Windows: the simulated load */
 	const char *error;            /* the file (or --from) could not be read; nothing else is set */
 };

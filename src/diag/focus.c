@@ -82,8 +82,7 @@ static void add_tree(struct cudx_ctx *ctx, struct focus_set *fs, const struct lo
 {
 	if (!t || !t->root)
 		return;
-	add_path(ctx, fs, t->root->path);
-	add_path(ctx, fs, t->root->real_path);
+	add_file(ctx, fs, t->root->path, t->root->real_path);
 	for (size_t i = 0; i < t->n_edges; i++) {
 		const struct loader_result *r = t->edges[i].result;
 		if (r->object) {

@@ -165,8 +165,7 @@ static const struct rule ldpath_rules[] = {
 	{ "ld-library-path-stubs", SEV_ERROR, check_stub_dirs,
 	  .cause = "The toolkit's stubs directory (link-time stand-ins for libcuda and NVML) is on LD_LIBRARY_PATH: "
 		   "at run time the stubs shadow the real driver, and every call returns CUDA_ERROR_STUB_LIBRARY (34).",
-	  .fix = "remove the stubs directory from LD_LIBRARY_PATH; pass it to the linker (-L) at build time only",
-	  .about = "driver" },
+	  .fix = "remove the stubs directory from LD_LIBRARY_PATH; pass it to the linker (-L) at build time only" },
 	{ "ld-library-path-missing-dir", SEV_WARNING, check_missing_dirs,
 	  .cause = "An LD_LIBRARY_PATH element is empty (the current directory) or names a directory that does not "
 		   "exist: the libraries it was meant to provide are not there.",

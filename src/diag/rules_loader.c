@@ -43,7 +43,8 @@ static void add_edge(struct arena *a, struct edge_list *edges, struct edge_ctx e
 	*ARENA_PUSH(a, edges->v, edges->n, edges->cap) = e;
 }
 
-/* The edges of the focus subjects: why's resolution and its NEEDED closure, tree's whole tree. */
+/* The edges of the focus subjects: why's resolution and its NEEDED closure (dlopen fails when
+ * a dependency of the file does), tree's whole tree. */
 static void focus_edges(struct cudx_ctx *ctx, const struct focus *fo, struct edge_list *edges)
 {
 	for (size_t i = 0; fo && i < fo->n_items; i++) {
@@ -53,11 +54,11 @@ static void focus_edges(struct cudx_ctx *ctx, const struct focus *fo, struct edg
 		if (it->why)
 			add_edge(ctx->arena, edges,
 				 (struct edge_ctx){ it->loader, it->from, false, it->why->result, it->why });
-		if (it->kind == FOCUS_OBJECT && it->tree)
+		if (it->tree && it->tree_loader)
 			for (size_t k = 0; k < it->tree->n_edges; k++) {
 				const struct loader_edge *e = &it->tree->edges[k];
 				add_edge(ctx->arena, edges,
-					 (struct edge_ctx){ it->loader, e->from->path, e->runtime, e->result, NULL });
+					 (struct edge_ctx){ it->tree_loader, e->from->path, e->runtime, e->result, NULL });
 			}
 	}
 }
@@ -333,6 +334,14 @@ static const struct loader_why *copies_of(const struct edge_ctx *e)
 	return w;
 }
 
+/* The dynamic linker (ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld64.so.2): the interpreter of
+ * every program, in the process before anything it loads. A library judged on its own (a copy
+ * of the survey, why's file as a program dlopens it) finds it there, whatever its directory. */
+static bool dynamic_linker(const char *name)
+{
+	return strncmp(name, "ld-linux", 8) == 0 || strncmp(name, "ld64.so", 7) == 0;
+}
+
 /* The walker of lib-not-found, lib-wrong-major, lib-wrong-arch and lib-symbol-version-missing:
  * each resolution judged once, by the entry whose id names its root cause. */
 static void check_resolutions(struct diag_ctx *d, const struct rule *self)
@@ -343,7 +352,7 @@ static void check_resolutions(struct diag_ctx *d, const struct rule *self)
 		const struct edge_ctx *e = &edges->v[i];
 		if (e->r->object && e->r->n_missing_versions)
 			judge_versions(d, e, e->why);
-		else if (!e->r->object && !merged_missing(d, e))
+		else if (!e->r->object && !dynamic_linker(e->r->name) && !merged_missing(d, e))
 			judge_not_found(d, e, copies_of(e));
 	}
 }

@@ -141,6 +141,15 @@ look() {
 	cx_consistent stale_cache
 }
 
+@test "found but its dependency is missing: why judges the closure as check and tree do, and exits 1" {
+	look dep_missing
+	for n in 1 2 3; do has dep_missing $n lib-not-found error; done
+	[ "$(cx_rc dep_missing 2)" = 1 ] && [ "$(cx_rc dep_missing 3)" = 1 ]
+	has dep_missing 4 lib-not-found error
+	[ "$(cx_rc dep_missing 4)" = 1 ]
+	cx_consistent dep_missing
+}
+
 @test "every id the registry has keeps one severity per subject across all fixtures' commands" {
 	local c
 	for c in $cx_fixtures; do

@@ -12,7 +12,7 @@ CX_BASE_LIBS="libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux
 
 # The cases: each has a builder (cx_build_NAME) and the commands that look at it (cx_cmds_NAME, one
 # command line a line, arguments as `cudx` takes them after --root/--env).
-cx_fixtures="stub_so1 stubs_dir damaged broken_link wrong_arch symbol_version stale_cache"
+cx_fixtures="stub_so1 stubs_dir damaged broken_link wrong_arch symbol_version stale_cache dep_missing"
 
 cx_root() {
 	local n
@@ -174,6 +174,20 @@ cx_build_stale_cache() {
 cx_cmds_stale_cache="check
 why libcudnn.so.8
 tree /opt/a/libcudnn_ops_infer.so.8"
+
+# A cuDNN 8 library whose own dependency is nowhere: dlopen of it fails although it is found.
+cx_build_dep_missing() {
+	cx_lib /opt/x/libcudnn_ops_infer.so.8 libcudnn_ops_infer.so.8
+	cx_lib /opt/a/libcudnn_adv_infer.so.8 libcudnn_adv_infer.so.8 --needs "$root/opt/x/libcudnn_ops_infer.so.8"
+	# and a library no catalogue knows (check's survey does not judge it; why does)
+	cx_lib /opt/a/libapp.so.1 libapp.so.1 --needs "$root/opt/x/libcudnn_ops_infer.so.8"
+	rm -r "$root/opt/x"
+	echo "LD_LIBRARY_PATH=/opt/a" >"$env_file"
+}
+cx_cmds_dep_missing="check
+why libcudnn_adv_infer.so.8
+tree /opt/a/libcudnn_adv_infer.so.8
+why libapp.so.1"
 
 cx_fixture() {
 	cx_root
