@@ -165,7 +165,7 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 		explain_rank(ctx->arena, &m, &scan.msgs[i], &rep.results[i]);
 
 	if (ctx->opt->format == OUT_JSON) {
-		struct json_t *j = explain_render_json(&rep);
+		struct json_t *j = explain_render_json(ctx, &rep);
 		report_json_dump(ctx->out, j);
 		json_decref((json_t *)j);
 	} else

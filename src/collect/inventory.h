@@ -121,6 +121,7 @@ struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
 struct message_inventory; /* src/explain/explain_message.h: what the messages explain read say */
+struct focus;             /* src/collect/focus.h */
 
 struct inventory {
 	struct system_info system;
@@ -144,6 +145,7 @@ struct inventory {
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
 	struct message_inventory *message; /* set by `cudx explain` only */
+	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */
@@ -163,7 +165,7 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 const char *inventory_env(const struct inventory *inv, const char *name);
 
 /* The collectors, called by inventory_collect in this order: system, env, toolkits, libs,
- * driver, gpus, process, python, windows, arch, probe. */
+ * driver, gpus, process, focus (collect/focus.h), python, windows, arch, probe. */
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);

@@ -4,7 +4,11 @@
  * with the causes its text points to, best first). A rule emits its finding when a message's
  * most likely cause is its own (the message is the evidence: "[WinError 1455]" is the page file),
  * or, where the machine can add something, when its cause is among the message's candidates and
- * the machine shows it (a container without GPU device nodes, a WSL system). */
+ * the machine shows it (a container without GPU device nodes, a WSL system).
+ *
+ * Only a finding the machine backs has a subject: what the machine showed (the container's root,
+ * /usr/lib/wsl/lib). A finding without one repeats the message, and explain does not count it as
+ * the machine's confirmation (explain_rank.c). */
 #include <ctype.h>
 #include <string.h>
 
@@ -19,33 +23,40 @@ static const struct message_cause *cause_of(const struct message_entry *e, const
 	return NULL;
 }
 
-/* One finding for every message that points to this rule's cause, the messages as evidence. */
-static struct finding *emit(struct diag_ctx *d, const struct rule *self, bool top_only, const char *machine_evidence)
+/* What the machine shows of a cause: the subject it is about and the evidence. */
+struct machine_side {
+	const char *subject, *evidence;
+};
+
+/* One finding for every message that points to this rule's cause, the messages as evidence; with
+ * the machine's side (machine not NULL) also when the cause is a candidate below the first. */
+static void emit(struct diag_ctx *d, const struct rule *self, const struct machine_side *machine)
 {
 	const struct message_inventory *mi = d->inv->message;
 	struct finding *f = NULL;
 	for (size_t i = 0; mi && i < mi->n; i++) {
 		const struct message_entry *e = &mi->v[i];
-		const struct message_cause *c = cause_of(e, self->id, top_only);
+		const struct message_cause *c = cause_of(e, self->id, machine == NULL);
 		if (!c)
 			continue;
 		if (!f) {
 			f = rule_emit(d, self, "%s", c->summary);
 			finding_cause(f, "The error message says so: %s.%s%s", c->because ? c->because : "its text",
-				      machine_evidence ? " The machine agrees: " : "", machine_evidence ? machine_evidence : "");
+				      machine ? " The machine agrees: " : "", machine ? machine->evidence : "");
 			for (size_t k = 0; k < c->n_fix; k++)
 				finding_fix(f, "%s", c->fix[k]);
-			if (machine_evidence) /* explain tells a finding the machine backs by this prefix */
-				finding_evidence(f, "machine: %s", machine_evidence);
+			if (machine) {
+				finding_subject(f, machine->subject);
+				finding_evidence(f, "%s", machine->evidence);
+			}
 		}
 		finding_evidence(f, "message (line %zu%s): %s", e->line_no, e->count > 1 ? ", repeated" : "", e->line);
 	}
-	return f;
 }
 
 static void check_top(struct diag_ctx *d, const struct rule *self)
 {
-	emit(d, self, true, NULL);
+	emit(d, self, NULL);
 }
 
 /* /dev/nvidia0, /dev/nvidia1, ...: one node per GPU the driver drives. */
@@ -64,32 +75,80 @@ static bool gpu_nodes(const struct inventory *inv)
 static void check_container(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
-	if (inv->system.container && inv->system.live && !gpu_nodes(inv))
-		emit(d, self, false, "this is a container (/.dockerenv or /run/.containerenv) without /dev/nvidia0, /dev/nvidia1, ...");
-	else
-		emit(d, self, true, NULL);
+	static const struct machine_side seen = {
+		"/dev/nvidia0", "this is a container (/.dockerenv or /run/.containerenv) without /dev/nvidia0, /dev/nvidia1, ..."
+	};
+	emit(d, self, inv->system.container && inv->system.live && !gpu_nodes(inv) ? &seen : NULL);
 }
 
 static void check_wsl(struct diag_ctx *d, const struct rule *self)
 {
-	if (d->inv->driver.wsl)
-		emit(d, self, false, "this system is WSL (/usr/lib/wsl/lib or /dev/dxg present)");
-	else
-		emit(d, self, true, NULL);
+	static const struct machine_side seen = { "/usr/lib/wsl/lib",
+						  "this system is WSL (/usr/lib/wsl/lib or /dev/dxg present)" };
+	emit(d, self, d->inv->driver.wsl ? &seen : NULL);
 }
 
 static const struct rule message_rules[] = {
-	{ "windows-pagefile-too-small", SEV_ERROR, check_top },
-	{ "container-no-gpu", SEV_ERROR, check_container },
-	{ "container-toolkit-missing", SEV_ERROR, check_top },
-	{ "wsl-libcuda", SEV_ERROR, check_wsl },
-	{ "fabric-manager-not-running", SEV_ERROR, check_top },
-	{ "gpu-lost", SEV_ERROR, check_top },
-	{ "nvcc-host-compiler-unsupported", SEV_ERROR, check_top },
-	{ "cuda-toolkit-not-found", SEV_ERROR, check_top },
-	{ "framework-cpu-build", SEV_WARNING, check_top },
-	{ "conda-cuda-virtual-package", SEV_WARNING, check_top },
-	{ "harmless-warning", SEV_INFO, check_top },
+	{ "windows-pagefile-too-small", SEV_ERROR, check_top,
+	  .cause = "Windows ran out of commit memory while loading the large CUDA DLLs: the paging file is too "
+		   "small (error 1455), often because many worker processes each load them.",
+	  .fix = "Enlarge the paging file (System > Advanced > Performance > Virtual memory)\n"
+		 "Load fewer processes at once (DataLoader num_workers=0)" },
+	{ "container-no-gpu", SEV_ERROR, check_container,
+	  .cause = "The container was started without GPU access (no --gpus, device request or CDI device, or the "
+		   "NVIDIA runtime hook did not run), or lost it after a daemon reload.",
+	  .fix = "Start it with docker run --gpus all (or --runtime=nvidia, or a CDI device --device nvidia.com/gpu=all)\n"
+		 "Kubernetes: request nvidia.com/gpu in the pod's resources",
+	  .about = "driver" },
+	{ "container-toolkit-missing", SEV_ERROR, check_top,
+	  .cause = "The NVIDIA Container Toolkit is not installed or not registered with the container engine, so "
+		   "it cannot give containers the GPUs.",
+	  .fix = "Install nvidia-container-toolkit\nnvidia-ctk runtime configure --runtime=docker\n"
+		 "Restart the daemon (systemctl restart docker)",
+	  .ref = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html" },
+	{ "wsl-libcuda", SEV_ERROR, check_wsl,
+	  .cause = "On WSL the driver's libcuda.so.1 lives in /usr/lib/wsl/lib (provided by Windows): that directory "
+		   "is not on the loader's path, or a Linux driver installed inside WSL shadows it.",
+	  .fix = "Do not install a Linux NVIDIA driver inside WSL\n"
+		 "Put /usr/lib/wsl/lib on the loader path (LD_LIBRARY_PATH=/usr/lib/wsl/lib, or an ld.so.conf entry)\n"
+		 "WSL 1 has no GPU support: use WSL 2",
+	  .ref = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
+	  .about = "driver" },
+	{ "fabric-manager-not-running", SEV_ERROR, check_top,
+	  .cause = "On NVSwitch systems (HGX/DGX) CUDA waits for the fabric manager, which is not running or not of "
+		   "the driver's exact version (error 802, system not yet initialized).",
+	  .fix = "Install nvidia-fabricmanager of exactly the driver's version\n"
+		 "systemctl enable --now nvidia-fabricmanager",
+	  .about = "driver" },
+	{ "gpu-lost", SEV_ERROR, check_top,
+	  .cause = "The GPU has fallen off the bus or needs a reset (Xid 79, NVML GPU is lost): a hardware, power, "
+		   "PCIe or temperature problem, not the software stack.",
+	  .fix = "Reboot (or nvidia-smi -r as root when no process uses the GPU)\n"
+		 "Check power cables, PCIe seating and temperatures; sudo dmesg | grep -i xid shows the event",
+	  .about = "driver" },
+	{ "nvcc-host-compiler-unsupported", SEV_ERROR, check_top,
+	  .cause = "nvcc refuses the host C++ compiler it found: a GCC or Visual Studio newer than this CUDA "
+		   "release supports.",
+	  .fix = "Install a GCC / Visual Studio this CUDA release supports and point nvcc at it (nvcc -ccbin g++-12, "
+		 "CUDAHOSTCXX)\nor use a newer CUDA toolkit" },
+	{ "cuda-toolkit-not-found", SEV_ERROR, check_top,
+	  .cause = "Building CUDA code needs a CUDA toolkit (nvcc) and none was found: CUDA_HOME / CUDA_PATH is not "
+		   "set and no nvcc is on PATH.",
+	  .fix = "Install the CUDA toolkit of the framework's CUDA version (or conda install cuda-nvcc)\n"
+		 "Set CUDA_HOME to it" },
+	{ "framework-cpu-build", SEV_WARNING, check_top,
+	  .cause = "The installed framework package is its CPU-only variant (onnxruntime, a jaxlib or TensorFlow "
+		   "without CUDA), so it never uses the GPU.",
+	  .fix = "Install the GPU variant (onnxruntime-gpu, jax[cuda12], tensorflow[and-cuda]) and uninstall the CPU one" },
+	{ "conda-cuda-virtual-package", SEV_WARNING, check_top,
+	  .cause = "The conda solver found no __cuda virtual package: it ran where no driver is visible (a docker "
+		   "build, a login node).",
+	  .fix = "Set CONDA_OVERRIDE_CUDA to the CUDA the target's driver supports (CONDA_OVERRIDE_CUDA=12.4) while "
+		 "solving" },
+	{ "harmless-warning", SEV_INFO, check_top,
+	  .cause = "An informational message: the framework probes for optional GPU libraries or features and goes "
+		   "on without them.",
+	  .fix = "Nothing to fix unless the GPU is wanted; TF_CPP_MIN_LOG_LEVEL=2 silences TensorFlow's notes" },
 };
 
 RULE_FAMILY(rules_message, "message", message_rules);

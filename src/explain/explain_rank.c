@@ -396,16 +396,11 @@ static bool machine_known(const struct explain_machine *m)
 }
 
 /* A finding of the message rules (src/diag/rules_message.c) that only repeats what the message
- * says confirms nothing: the machine did not show it. Its "machine: " evidence says when it did. */
+ * says confirms nothing: the machine did not show it. One the machine backs names what it showed
+ * as its subject. */
 static bool message_only(const struct finding *f)
 {
-	bool ours = false;
-	for (size_t i = 0; i < rules_message.n_rules && !ours; i++)
-		ours = strcmp(rules_message.rules[i].id, f->id) == 0;
-	for (size_t i = 0; ours && i < f->n_evidence; i++)
-		if (strncmp(f->evidence[i], "machine: ", 9) == 0)
-			return false;
-	return ours;
+	return diag_finding_from(f, &rules_message) && !f->subject;
 }
 
 static void add_finding_evidence(struct arena *a, struct explain_cause_result *cr, const struct finding *f)

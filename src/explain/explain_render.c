@@ -1,6 +1,7 @@
 /* Text and JSON for `cudx explain`. The most relevant message comes first with its facts and its
  * causes, best first; a long log shows the first few in full and the rest one line each. The JSON
- * starts with the envelope every command prints (schema, command, tool, system, findings). */
+ * starts with the envelope every command prints (report_envelope_json: schema, command, tool,
+ * system, findings). */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,35 +260,9 @@ static json_t *result_json(const struct explain_result *res)
 	return o;
 }
 
-/* The envelope's system object: the keys `check --json` prints (until src/report exports its
- * builder). */
-static json_t *system_json(const struct inventory *inv)
+json_t *explain_render_json(const struct cudx_ctx *ctx, const struct explain_report *r)
 {
-	const struct system_info *s = &inv->system;
-	json_t *o = json_object();
-	json_object_set_new(o, "root", report_json_str(s->root));
-	json_object_set_new(o, "live", json_boolean(s->live));
-	json_object_set_new(o, "os", report_json_str(s->os));
-	json_object_set_new(o, "os_name", report_json_str(s->os_name));
-	json_object_set_new(o, "kernel", report_json_str(s->kernel));
-	json_object_set_new(o, "machine", report_json_str(s->machine));
-	json_object_set_new(o, "hostname", report_json_str(s->hostname));
-	json_object_set_new(o, "container", json_boolean(s->container));
-	json_object_set_new(o, "env_origin", report_json_str(s->env_origin));
-	return o;
-}
-
-json_t *explain_render_json(const struct explain_report *r)
-{
-	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string("cudx/1"));
-	json_object_set_new(root, "command", json_string("explain"));
-	json_t *tool = json_object();
-	json_object_set_new(tool, "name", json_string("cudx"));
-	json_object_set_new(tool, "version", json_string(CUDX_VERSION));
-	json_object_set_new(root, "tool", tool);
-	json_object_set_new(root, "system", r->inv ? system_json(r->inv) : json_null());
-	json_object_set_new(root, "findings", r->check ? (json_t *)report_findings_json(r->check) : json_array());
+	json_t *root = report_envelope_json(ctx, r->inv, "explain", r->check);
 	json_object_set_new(root, "recognised", json_boolean(r->n_results > 0));
 	if (r->n_results) {
 		/* the most relevant message at the top level, all of them under "messages" */

@@ -22,6 +22,6 @@ struct explain_report {
 const char *explain_fact_describe(struct arena *a, const struct explain_fact *f);
 void explain_render_text(FILE *out, const struct cudx_ctx *ctx, const struct explain_report *r);
 struct json_t;
-struct json_t *explain_render_json(const struct explain_report *r);
+struct json_t *explain_render_json(const struct cudx_ctx *ctx, const struct explain_report *r);
 
 #endif

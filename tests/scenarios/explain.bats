@@ -138,6 +138,31 @@ Failed to initialize NVML: Driver/library version mismatch'
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-out-of-memory ]
 }
 
+@test "JSON: recognised, unrecognised and multi-message outputs are valid against docs/cudx.schema.json" {
+	python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema missing (scripts/deps.sh test installs it)"
+	local out="$BATS_TEST_TMPDIR/explain-json"
+	mkdir -p "$out"
+	"$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "CUDA error: out of memory" >"$out/1.json" || true
+	"$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "the printer is on fire" >"$out/2.json" || true
+	printf 'libcudnn.so.8: cannot open shared object file: No such file or directory\nCUDA error: no kernel image is available for execution on the device\n' |
+		"$CUDX" explain --no-probe --root "$root" --env "$env_file" --json - >"$out/3.json" || true
+	run python3 - "$CUDX_SRC/docs/cudx.schema.json" "$out"/*.json <<'EOF'
+import json, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+bad = 0
+for f in sys.argv[2:]:
+    doc = json.load(open(f))
+    for e in v.iter_errors(doc):
+        print(f, e.message[:300]); bad += 1
+    if list(doc)[:5] != ["schema", "command", "tool", "system", "findings"] or doc["command"] != "explain":
+        print(f, "envelope keys or command wrong:", list(doc)[:5]); bad += 1
+sys.exit(1 if bad else 0)
+EOF
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "a message-only cause is a finding of the message rules: WinError 1455 is windows-pagefile-too-small" {
 	explain_here "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its dependencies."
 	[ "$status" -eq 1 ]
