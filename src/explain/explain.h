@@ -29,6 +29,7 @@
 #define EXPLAIN_LINE_FACTS 32         /* facts read from one line (more are dropped) */
 #define EXPLAIN_CONTEXT_LINES 4       /* a message also reads the facts of this many lines around it */
 #define EXPLAIN_MAX_FACTS 96          /* facts kept per message, its context included */
+#define EXPLAIN_MAX_HINTS 16          /* distinct environment hints kept per log */
 
 struct explain_cause_def {
 	const char *key;      /* "cudnn-zlibwapi-missing", unique */
@@ -44,7 +45,8 @@ struct explain_cause_def {
 struct explain_pattern_def {
 	const char *id;       /* "so-cannot-open" */
 	int weight;           /* relevance in a log (higher first) and strength of its causes */
-	const char *form;     /* failure form ("not-found", "undefined-symbol" ...), NULL for a phrase */
+	const char *form;     /* failure form ("not-found", "undefined-symbol" ...), NULL for a phrase or hint */
+	bool hint;            /* form column "hint": a fact about the environment, not a message */
 	const char *text;     /* the pattern as written */
 	struct explain_pattern pat;
 	const char *when_key; /* guard: capture key ... */
@@ -137,6 +139,9 @@ enum explain_fact_kind {
 	EXF_PHRASE,  /* a framework's or tool's sentence of the catalogue */
 	EXF_VERSION, /* a version: driver 470.82, CUDA 12.4, compiled with / found */
 	EXF_ARCH,    /* a GPU architecture: sm_86, compute capability 2.1 */
+	/* the environment the log shows (CUDA_VISIBLE_DEVICES set, a WSL path, a container): never a
+	 * message itself; it strengthens the causes of every message of the log that it names */
+	EXF_HINT,
 };
 
 /* A library as the message names it, classified. */
@@ -201,6 +206,8 @@ struct explain_scan {
 	size_t long_lines;     /* lines cut at EXPLAIN_MAX_LINE */
 	size_t binary_lines;   /* lines that were mostly not text */
 	size_t dropped_msgs;   /* distinct messages beyond EXPLAIN_MAX_HITS */
+	struct explain_fact hints[EXPLAIN_MAX_HINTS]; /* one per hint row seen anywhere in the log */
+	size_t n_hints;
 };
 
 /* The facts of one line (bounded: EXPLAIN_LINE_FACTS facts, their strings in buf). */

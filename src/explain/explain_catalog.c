@@ -156,7 +156,8 @@ static size_t parse_causes(struct arena *a, struct explain_catalog *cat, const c
 static bool known_form(const char *f)
 {
 	static const char *const forms[] = { "not-found", "load-failed", "undefined-symbol", "version-not-found",
-					     "link-time-ref", "no-version-info", "wrong-elf-class", "damaged", "stub" };
+					     "link-time-ref", "no-version-info", "wrong-elf-class", "damaged", "stub",
+					     "link-not-found" };
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
 		if (strcmp(f, forms[i]) == 0)
 			return true;
@@ -180,6 +181,9 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		return;
 	}
 	d.weight = (int)wv;
+	d.hint = strcmp(form, "hint") == 0;
+	if (d.hint)
+		form = "";
 	if (*form && !known_form(form)) {
 		cat_error(a, cat, file, line_no, arena_printf(a, "unknown form '%s'", form));
 		return;
@@ -324,6 +328,48 @@ static int name_cmp(const void *x, const void *y)
 	return c ? c : (a->code < b->code ? -1 : a->code > b->code);
 }
 
+/* A long printed text is often quoted with its first words changed ("The PTX was compiled with an
+ * unsupported toolchain" for "the provided PTX ..."): its tail, without one or two leading words,
+ * stands for the code too while it keeps at least 5 words and 32 characters (long enough to be
+ * the library's sentence, not a common phrase). */
+#define TAIL_MIN_WORDS 5
+#define TAIL_MIN_CHARS 32
+
+static void add_text_tails(struct arena *a, struct explain_catalog *cat, const struct kb_error *e, const char *text)
+{
+	const char *p = text;
+	for (int drop = 1; drop <= 2; drop++) {
+		const char *sp = strchr(p, ' ');
+		if (!sp)
+			return;
+		p = sp + 1;
+		size_t words = 1, len = strlen(p);
+		for (const char *q = p; *q; q++)
+			words += *q == ' ';
+		if (words < TAIL_MIN_WORDS || len < TAIL_MIN_CHARS)
+			return;
+		add_text(a, cat, e, p);
+	}
+}
+
+/* Programs that wrap the driver API print its names without the CUDA_ prefix (CUDA.jl:
+ * "ERROR_NOT_INITIALIZED", "ERROR_JIT_COMPILER_NOT_FOUND"): each CUDA_ERROR_* also answers to its
+ * short name unless another code already owns that name (Windows' ERROR_FILE_NOT_FOUND). */
+static void add_driver_short_names(struct arena *a, struct explain_catalog *cat, const struct kb_error *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_error *e = &rows[i];
+		if (e->code == 0 || strcmp(e->api, "cu") != 0 || strncmp(e->name, "CUDA_ERROR_", 11) != 0)
+			continue;
+		const char *shortname = e->name + 5;
+		bool taken = false;
+		for (size_t j = 0; j < n && !taken; j++)
+			taken = strcmp(rows[j].name, shortname) == 0;
+		if (!taken)
+			add_name(a, cat, e, shortname, strlen(shortname));
+	}
+}
+
 /* The error codes of the knowledge base: names and aliases for lookup by token, the texts the
  * libraries print (verbatim rows) for lookup in the line. Success codes are no error. */
 static void add_kb_codes(struct arena *a, struct explain_catalog *cat)
@@ -341,9 +387,12 @@ static void add_kb_codes(struct arena *a, struct explain_catalog *cat)
 			add_name(a, cat, e, s, len);
 			s = comma ? comma + 1 : NULL;
 		}
-		if (e->verbatim && e->text && strcmp(e->text, e->name) != 0 && strncmp(e->text, "0x", 2) != 0)
+		if (e->verbatim && e->text && strcmp(e->text, e->name) != 0 && strncmp(e->text, "0x", 2) != 0) {
 			add_text(a, cat, e, e->text);
+			add_text_tails(a, cat, e, e->text);
+		}
 	}
+	add_driver_short_names(a, cat, rows, n);
 	if (cat->n_names > 1)
 		qsort(cat->names, cat->n_names, sizeof cat->names[0], name_cmp);
 }

@@ -410,6 +410,13 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 		named = cap_get(caps, n, "dll");
 	if (!named)
 		named = cap_get(caps, n, "path");
+	/* the linker's -lNAME is libNAME.so */
+	char lbuf[EXPLAIN_CAP_MAX + 8];
+	const char *lname = named ? NULL : cap_get(caps, n, "lname");
+	if (lname) {
+		snprintf(lbuf, sizeof lbuf, "lib%s.so", lname);
+		named = lbuf;
+	}
 	const char *sym = cap_get(caps, n, "symbol"), *node = cap_get(caps, n, "version");
 	if (sym || node) {
 		const char *s = sym ? sym : node;
@@ -480,14 +487,14 @@ static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 				continue;
 		}
 		long at = d->pat.anchor ? explain_find_lc(L->lc, 0, d->pat.anchor, d->pat.anchor_len) : 0;
-		struct explain_fact *f = fact_new(L, d->form ? EXF_FORM : EXF_PHRASE, d->id, strlen(d->id));
+		struct explain_fact *f = fact_new(L, d->hint ? EXF_HINT : d->form ? EXF_FORM : EXF_PHRASE, d->id, strlen(d->id));
 		if (!f)
 			return;
 		f->pattern = d;
 		f->form = d->form;
 		if (d->form) {
 			form_subject(L, f, caps, n, at < 0 ? 0 : (size_t)at);
-		} else {
+		} else if (!d->hint) {
 			const char *named = cap_get(caps, n, "lib") ? cap_get(caps, n, "lib") : cap_get(caps, n, "dll");
 			if (named) { /* a phrase about a library interprets its failure itself */
 				explain_lib_classify(L->cat, named, &f->lib);

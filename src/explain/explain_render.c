@@ -41,6 +41,9 @@ const char *explain_fact_describe(struct arena *a, const struct explain_fact *f)
 	case EXF_PHRASE:
 		s = arena_printf(a, "\"%s\"", f->pattern->id);
 		break;
+	case EXF_HINT:
+		s = arena_printf(a, "environment \"%s\"", f->pattern->id);
+		break;
 	case EXF_VERSION:
 		s = arena_printf(a, "%s %s%s%s", f->what, f->value, f->role ? " " : "", f->role ? f->role : "");
 		break;
@@ -179,7 +182,7 @@ static void lib_json(json_t *o, const struct explain_lib *l)
 
 static json_t *fact_json(const struct explain_fact *f)
 {
-	static const char *const kinds[] = { "code", "library", "form", "phrase", "version", "arch" };
+	static const char *const kinds[] = { "code", "library", "form", "phrase", "version", "arch", "hint" };
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(kinds[f->kind]));
 	json_object_set_new(o, "text", jstr(f->text));
@@ -206,6 +209,7 @@ static json_t *fact_json(const struct explain_fact *f)
 			lib_json(o, &f->lib);
 		break;
 	case EXF_PHRASE:
+	case EXF_HINT:
 		json_object_set_new(o, "pattern", json_string(f->pattern->id));
 		break;
 	case EXF_VERSION:

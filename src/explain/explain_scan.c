@@ -73,6 +73,28 @@ static const char *dup_or_null(struct arena *a, const char *s)
 	return s ? arena_strdup(a, s) : NULL;
 }
 
+static bool has_pattern(const struct explain_fact *v, size_t n, const struct explain_pattern_def *d)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].kind == EXF_HINT && v[i].pattern == d)
+			return true;
+	return false;
+}
+
+/* The log's environment hints, one per row, wherever they stand (a setting at the top of a long
+ * log still holds for the error at its end). */
+static void keep_hints(struct arena *a, struct explain_scan *out, const struct explain_linefacts *lf)
+{
+	for (size_t i = 0; i < lf->n && out->n_hints < EXPLAIN_MAX_HINTS; i++) {
+		const struct explain_fact *f = &lf->v[i];
+		if (f->kind != EXF_HINT || has_pattern(out->hints, out->n_hints, f->pattern))
+			continue;
+		struct explain_fact *d = &out->hints[out->n_hints++];
+		*d = *f;
+		d->text = dup_or_null(a, f->text);
+	}
+}
+
 /* Copy a fact out of a line buffer into the arena (its strings point into the buffer). */
 static void add_fact(struct arena *a, struct explain_message *m, const struct explain_fact *f, bool context)
 {
@@ -176,9 +198,15 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 			if (out->msgs[i].ctx_until >= out->lines && out->msgs[i].line_no < out->lines)
 				add_context(a, &out->msgs[i], lf);
 		take_line(a, out, ring, lf, span_make(norm, k));
+		keep_hints(a, out, lf);
 	}
-	for (size_t i = 0; i < out->n_msgs; i++)
-		explain_score(a, cat, &out->msgs[i]);
+	for (size_t i = 0; i < out->n_msgs; i++) {
+		struct explain_message *m = &out->msgs[i];
+		for (size_t h = 0; h < out->n_hints; h++)
+			if (!has_pattern(m->facts, m->n_facts, out->hints[h].pattern))
+				add_fact(a, m, &out->hints[h], true);
+		explain_score(a, cat, m);
+	}
 	if (out->n_msgs > 1)
 		qsort(out->msgs, out->n_msgs, sizeof out->msgs[0], msg_cmp);
 }

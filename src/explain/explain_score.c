@@ -140,6 +140,32 @@ static void boost_part(struct tallies *t, const char *part, double add, const ch
 		}
 }
 
+/* Classes of data/explain_libclass.tsv that are a framework's own binaries. */
+static bool framework_class(const char *klass)
+{
+	static const char *const fw[] = { "torch", "tensorflow", "jax" };
+	for (size_t i = 0; klass && i < sizeof fw / sizeof fw[0]; i++)
+		if (strcmp(klass, fw[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool framework_needs_newer_cudnn(const struct explain_message *m)
+{
+	bool cudnn_symbol = false, fw_caller = false;
+	for (size_t i = 0; i < m->n_own; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		bool symbol_form = f->kind == EXF_FORM && (f->symbol || strcmp(f->form, "link-time-ref") == 0 ||
+							   strcmp(f->form, "version-not-found") == 0);
+		const char *about = f->component ? f->component : f->has_lib && f->lib.kb ? f->lib.kb->family : NULL;
+		if (symbol_form && about && strcmp(about, "cudnn") == 0)
+			cudnn_symbol = true;
+		if (f->kind == EXF_LIB && framework_class(f->lib.klass))
+			fw_caller = true;
+	}
+	return cudnn_symbol && fw_caller;
+}
+
 static void versions(struct arena *a, const struct explain_catalog *cat, const struct explain_message *m,
 		     struct tallies *t)
 {
@@ -202,6 +228,15 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 			break;
 		}
 	}
+	/* a cuDNN symbol missing for a framework's own binary (xla_extension.so, libtorch_cuda.so): the
+	 * framework was built against a newer cuDNN than the one found; for a cuDNN sub-library
+	 * (libcudnn_ops_train.so.8) it is two cuDNN releases mixed */
+	if (framework_needs_newer_cudnn(m)) {
+		boost_part(t, "cudnn-runtime-too-old", 4, "a framework's binary lacks a cuDNN symbol: it was built against a newer cuDNN");
+		for (size_t i = 0; i < t->n; i++)
+			if (strcmp(t->v[i].cause->key, "cudnn-mixed") == 0)
+				t->v[i].score *= 0.5;
+	}
 	/* a GPU the current toolkits no longer build for */
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
@@ -245,6 +280,16 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
 				    arena_printf(a, "\"%s\" (%s)", f->text, f->pattern->source));
 		}
+	}
+	/* the environment the log shows strengthens the causes the messages already have */
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		for (size_t k = 0; f->kind == EXF_HINT && k < f->pattern->n_causes; k++)
+			for (size_t j = 0; j < t->n; j++)
+				if (t->v[j].cause == f->pattern->causes[k]) {
+					t->v[j].score += f->pattern->weight / 100.0;
+					t->v[j].because = arena_printf(a, "the log shows %s", f->pattern->source);
+				}
 	}
 	t->closed = false;
 	versions(a, cat, m, t);

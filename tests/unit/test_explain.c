@@ -421,11 +421,61 @@ static const struct {
 	/* symbols of other families */
 	{ "python: symbol lookup error: /opt/x/libtorch_cuda.so: undefined symbol: cuTensorMapEncodeTiled", "stub-libcuda" },
 	{ "undefined symbol: cudnnGetLibConfig, version libcudnn.so.9", "cudnn-mixed-versions" },
+	/* the caller of a missing cuDNN symbol: a framework's binary (its cuDNN is too old), not a
+	 * cuDNN sub-library (two releases mixed) */
+	{ "ImportError: /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: cudnnGetLibConfig, version libcudnn.so.9",
+	  "framework-cudnn-mismatch" },
+	/* tools' own sentences and other wordings of known failures */
+	{ "docker run --runtime=nvidia: Error response from daemon: unknown runtime specified nvidia", "container-toolkit-missing" },
+	{ "nvrtc: error: failed to open libnvrtc-builtins.so.12.4. Make sure that libnvrtc-builtins.so.12.4 is installed correctly.",
+	  "lib-not-found" },
+	{ "ImportError: DLL load failed while importing _multiarray_cuda: The specified module could not be found.",
+	  "python-dll-directory" },
+	{ "CUDNN_STATUS_EXECUTION_FAILED in cudnnConvolutionForward", "gpu-out-of-memory" },
 	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
 	/* versions in the text */
 	{ "RuntimeError: found cuDNN version 9.1.0, but JAX was built against version 9.8.0", "framework-cudnn-mismatch" },
 	{ "nvcc fatal   : Value 'sm_100' is not defined for option 'gpu-architecture'", "gpu-unsupported-by-toolkit" },
 };
+
+/* Facts in forms the catalogue holds no sentence for: a driver-API name without its CUDA_ prefix,
+ * a library's printed text with its first words changed, the linker's -lNAME, and what the log
+ * shows of the environment (a setting far above the error; a hint alone is no message). */
+static void test_general_facts(void **state)
+{
+	(void)state;
+	const struct explain_message *m = first_message("cuModuleLoadData: ERROR_INVALID_PTX at module.jl:40");
+	assert_non_null(fact_of(m, EXF_CODE, 0));
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUDA_ERROR_INVALID_PTX");
+	/* a short name another API owns stays that API's */
+	m = first_message("LoadLibrary failed: ERROR_MOD_NOT_FOUND");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->api, "win32");
+
+	m = first_message("fatal: Driver version is insufficient for CUDA runtime version (init.cpp:12)");
+	assert_non_null(fact_of(m, EXF_CODE, 0));
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "cudaErrorInsufficientDriver");
+	/* a tail of a few common words is no code */
+	assert_null(first_message("the runtime version of this tool is 3.1"));
+
+	m = first_message("/usr/bin/ld: cannot find -lcudart: No such file or directory");
+	const struct explain_fact *form = fact_of(m, EXF_FORM, 0);
+	assert_non_null(form);
+	assert_string_equal(form->form, "link-not-found");
+	assert_string_equal(form->lib.name, "libcudart.so");
+	assert_string_equal(m->cands[0].cause->finding, "lib-not-found");
+
+	const char *far = "$ export CUDA_VISIBLE_DEVICES=3\n$ python train.py\nloading\nloading\nloading\nloading\n"
+			  "loading\nloading\nRuntimeError: cuInit failed: CUDA_ERROR_NOT_INITIALIZED\n";
+	m = first_message(far);
+	assert_string_equal(m->cands[0].cause->finding, "cuda-visible-devices-hides");
+	m = first_message(strstr(far, "$ python"));
+	assert_string_not_equal(m->cands[0].cause->finding, "cuda-visible-devices-hides");
+	assert_null(first_message("$ export CUDA_VISIBLE_DEVICES=3\n$ ls /mnt/c/Users\n"));
+
+	m = first_message("  File \"/mnt/c/Users/me/proj/.venv/lib/python3.12/site-packages/pkg/driver.py\", line 9\n"
+			  "pkg.Error: cuInit returned CUDA_ERROR_NO_DEVICE (100)\n");
+	assert_string_equal(m->cands[0].cause->finding, "wsl-libcuda");
+}
 
 static void test_new_forms(void **state)
 {
@@ -515,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_scan_hostile),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_new_forms),
+		cmocka_unit_test(test_general_facts),
 		cmocka_unit_test(test_held_out_messages),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
