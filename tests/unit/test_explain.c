@@ -432,6 +432,10 @@ static const struct {
 	{ "ImportError: DLL load failed while importing _multiarray_cuda: The specified module could not be found.",
 	  "python-dll-directory" },
 	{ "CUDNN_STATUS_EXECUTION_FAILED in cudnnConvolutionForward", "gpu-out-of-memory" },
+	{ "jaxlib: Found cuBLAS version 120205, but JAX was built against version 120304, which is newer.", "pip-nvidia-shadowed" },
+	{ "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "nvcc-host-compiler-unsupported" },
+	{ "ERROR: The Nouveau kernel driver is currently in use by your system.", "no-driver" },
+	{ ">>> torch.cuda.is_available()  ->  False", "torch-cpu-build" },
 	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
 	/* versions in the text */
 	{ "RuntimeError: found cuDNN version 9.1.0, but JAX was built against version 9.8.0", "framework-cudnn-mismatch" },
