@@ -436,6 +436,7 @@ static const struct {
 	{ "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "nvcc-host-compiler-unsupported" },
 	{ "ERROR: The Nouveau kernel driver is currently in use by your system.", "no-driver" },
 	{ ">>> torch.cuda.is_available()  ->  False", "torch-cpu-build" },
+	{ "AssertionError: libcuda.so cannot found!", "ldcache-stale" },
 	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
 	/* versions in the text */
 	{ "RuntimeError: found cuDNN version 9.1.0, but JAX was built against version 9.8.0", "framework-cudnn-mismatch" },
