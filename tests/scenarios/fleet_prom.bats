@@ -44,6 +44,14 @@ need() {
 	[ "$status" -ne 0 ]
 }
 
+@test "promtool check rules accepts the alerting rules" {
+	need promtool prometheus
+	run "$PKGS/usr/bin/promtool" check rules "$CUDX_SRC/packaging/prometheus/cudx.rules.yml"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"SUCCESS: 3 rules found"* ]]
+}
+
 @test "the systemd units pass systemd-analyze verify" {
 	command -v systemd-analyze >/dev/null || skip "systemd-analyze missing"
 	unit="$CUDX_BUILD/packaging/cudx-prometheus.service"

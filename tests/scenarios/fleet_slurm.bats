@@ -21,6 +21,18 @@ setup_file() {
 	echo $? >"$TMP/slurm.status"
 }
 
+# should the run have been cut short: no daemon outlives the file (the pid files are ours)
+teardown_file() {
+	local f pid
+	for f in slurmd slurmctld munged; do
+		pid=$(cat "$TMP/cluster/$f.pid" 2>/dev/null) || continue
+		case $(ps -o comm= -p "$pid" 2>/dev/null) in
+		"$f"*) kill "$pid" 2>/dev/null ;;
+		esac
+	done
+	return 0
+}
+
 setup() {
 	[ "$(cat "$TMP/slurm.status")" != 77 ] || skip "Slurm cannot start here: $(cat "$TMP/slurm.log")"
 	host=$(hostname -s)
