@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "diag/rule.h"
 #include "fleet/fleet_compare.h"
 #include "fleet/fleet_render.h"
 #include "sys/context.h"
@@ -116,6 +117,25 @@ static void compare_file(struct fleet *f, const char *path, struct readbuf *b, s
 		fleet_add(f, path, r);
 }
 
+/* The findings of the comparison: the fleet family's rules (src/diag/rules_fleet.c) over an
+ * inventory of this machine's system facts (for the envelope) that points at the comparison. Only
+ * that family runs: the others would judge this machine's empty inventory, which compare never
+ * collected. */
+static void compare_judge(struct cudx_ctx *ctx, const struct fleet *f, struct inventory *inv, struct findings *fs)
+{
+	memset(inv, 0, sizeof *inv);
+	collect_system(ctx, inv);
+	inv->fleet = f;
+	findings_init(fs, ctx->arena);
+	struct diag_ctx d = { .ctx = ctx, .inv = inv, .out = fs };
+	size_t n;
+	const struct rule_family *const *fams = diag_families(&n);
+	for (size_t i = 0; i < n; i++)
+		if (fams[i] == &rules_fleet)
+			diag_run_family(&d, fams[i], 1u << i); /* its registry bit, as diag_run gives it */
+	diag_finish(&d);
+}
+
 static int compare_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
 	bool opts_done = false;
@@ -164,10 +184,10 @@ static int compare_run(struct cudx_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	if (ctx->opt->format == OUT_JSON) {
+		struct inventory inv;
 		struct findings fs;
-		findings_init(&fs, ctx->arena);
-		fleet_findings(&f, &fs);
-		fleet_render_json(ctx, &f, &fs);
+		compare_judge(ctx, &f, &inv, &fs);
+		fleet_render_json(ctx, &inv, &f, &fs);
 	} else
 		fleet_render_text(ctx, &f);
 	return f.n_outliers || f.n_bad ? 1 : 0;

@@ -4,113 +4,11 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "collect/inventory.h"
+#include "fleet/fleet_words.h"
 #include "report/json_parts.h"
 #include "report/report.h"
 
 #define NAMES_SHOWN 10 /* node names listed after a minority group in the text output */
-
-/* The words for a dimension's value: "none" reads better per dimension, finding ids get commas. */
-static const char *value_words(struct arena *a, enum fleet_dim d, const char *v)
-{
-	if (strcmp(v, "none") == 0) {
-		static const char *const none[FLEET_NDIM] = { "no driver", "no CUDA runtime", "no cuDNN", "no GPU",
-							      "no finding" };
-		return none[d];
-	}
-	if (d != FLEET_FINDINGS || !strchr(v, ' '))
-		return v;
-	char *s = arena_strdup(a, "");
-	for (const char *p = v; *p;) {
-		size_t len = strcspn(p, " ");
-		s = arena_printf(a, "%s%s%.*s", s, *s ? ", " : "", (int)len, p);
-		p += len;
-		p += *p == ' ';
-	}
-	return s;
-}
-
-/* "extra finding a" / "extra findings a, b" */
-static char *id_list(struct arena *a, const char *what, const char **ids, size_t n)
-{
-	char *s = arena_printf(a, "%s finding%s ", what, n > 1 ? "s" : "");
-	for (size_t i = 0; i < n; i++)
-		s = arena_printf(a, "%s%s%s", s, i ? ", " : "", ids[i]);
-	return s;
-}
-
-/* The differences of node n, one string each, in dimension order. */
-static size_t differences(const struct fleet *f, const struct fleet_node *n, const char **out)
-{
-	size_t k = 0;
-	for (int d = 0; d < FLEET_NDIM; d++) {
-		if (!fleet_node_differs(f, n, (enum fleet_dim)d))
-			continue;
-		if (d == FLEET_FINDINGS) {
-			const char **extra, **missing;
-			size_t n_extra, n_missing;
-			fleet_findings_diff(f, n, &extra, &n_extra, &missing, &n_missing);
-			if (n_extra)
-				out[k++] = id_list(f->arena, "extra", extra, n_extra);
-			if (n_missing)
-				out[k++] = id_list(f->arena, "missing", missing, n_missing);
-			continue;
-		}
-		const struct fleet_value *maj = &f->values[f->majority[d]];
-		const char *mine = f->values[n->v[d]].s;
-		out[k++] = arena_printf(f->arena, "%s%s%s (majority %s, %u of %zu nodes%s)",
-					strcmp(mine, "none") ? fleet_dim_title[d] : "", strcmp(mine, "none") ? " " : "",
-					value_words(f->arena, (enum fleet_dim)d, mine), maj->s, maj->count[d], f->n_nodes,
-					f->tied[d] ? ", tied" : "");
-	}
-	return k;
-}
-
-const char *fleet_outlier_line(const struct fleet *f, const struct fleet_node *n)
-{
-	const char *d[FLEET_NDIM + 1];
-	size_t k = differences(f, n, d);
-	char *s = arena_strdup(f->arena, "");
-	for (size_t i = 0; i < k; i++)
-		s = arena_printf(f->arena, "%s%s%s", s, i ? "; " : "", d[i]);
-	return s;
-}
-
-void fleet_findings(const struct fleet *f, struct findings *fs)
-{
-	for (size_t i = 0; i < f->n_nodes; i++) {
-		const struct fleet_node *n = &f->nodes[i];
-		if (!fleet_node_is_outlier(f, n))
-			continue;
-		const char *d[FLEET_NDIM + 1];
-		size_t k = differences(f, n, d);
-		struct finding *fd = finding_add(fs, "fleet-node-differs", SEV_WARNING, "%s differs from the majority: %s",
-						 n->name, fleet_outlier_line(f, n));
-		finding_subject(fd, n->name);
-		finding_cause(fd, "Most of the %zu nodes compared share this driver, CUDA runtime, cuDNN, GPU set and set of "
-				  "findings; %s does not. A job that works on the others can fail or behave differently "
-				  "there.",
-			      f->n_nodes, n->name);
-		finding_evidence(fd, "report: %s", n->file);
-		for (size_t j = 0; j < k; j++)
-			finding_evidence(fd, "%s", d[j]);
-		finding_fix(fd, "read the findings of %s's own report (cudx check on %s, or %s): they name the cause and "
-				"the fix",
-			    n->name, n->name, n->file);
-		finding_fix(fd, "if the difference is intended (another partition, a canary), compare that group on its own");
-	}
-	for (size_t i = 0; i < f->n_bad; i++) {
-		struct finding *fd = finding_add(fs, "fleet-report-unreadable", SEV_WARNING, "%s cannot be read: %s",
-						 f->bad[i].file, f->bad[i].error);
-		finding_subject(fd, f->bad[i].file);
-		finding_cause(fd, "compare reads the reports `cudx check --json` writes (schema cudx/1). This file is not "
-				  "one, so its node is left out of the comparison.");
-		finding_evidence(fd, "%s: %s", f->bad[i].file, f->bad[i].error);
-		finding_fix(fd, "collect the report again on that node: cudx check --json > NODE.json (the Slurm recipe: "
-				"srun --output=DIR/%%N.json cudx check --json)");
-	}
-	findings_sort(fs);
-}
 
 /* --- text ---------------------------------------------------------------------------------- */
 
@@ -134,7 +32,7 @@ static void text_dimension(struct cudx_ctx *ctx, const struct fleet *f, enum fle
 	const char **words = arena_calloc(ctx->arena, n + 1, sizeof *words);
 	int width = 0, digits = snprintf(NULL, 0, "%zu", f->n_nodes);
 	for (size_t g = 0; g < n; g++) {
-		words[g] = value_words(ctx->arena, d, f->values[groups[g]].s);
+		words[g] = fleet_value_words(ctx->arena, d, f->values[groups[g]].s);
 		int len = (int)strlen(words[g]);
 		width = len > width ? len : width;
 	}
@@ -188,24 +86,6 @@ void fleet_render_text(struct cudx_ctx *ctx, const struct fleet *f)
 }
 
 /* --- JSON ---------------------------------------------------------------------------------- */
-
-static json_t *system_json(struct cudx_ctx *ctx)
-{
-	struct inventory inv;
-	memset(&inv, 0, sizeof inv);
-	collect_system(ctx, &inv);
-	const struct system_info *s = &inv.system;
-	json_t *o = json_object();
-	const char *keys[] = { "root", "os", "os_name", "kernel", "machine", "hostname", "env_origin" };
-	const char *vals[] = { s->root, s->os, s->os_name, s->kernel, s->machine, s->hostname, s->env_origin };
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		json_object_set_new(o, keys[i], report_json_str(vals[i]));
-		if (i == 0)
-			json_object_set_new(o, "live", json_boolean(s->live));
-	}
-	json_object_set_new(o, "container", json_boolean(s->container));
-	return o;
-}
 
 static json_t *ids_json(const char *set)
 {
@@ -271,16 +151,10 @@ static json_t *outlier_json(const struct fleet *f, const struct fleet_node *n)
 	return o;
 }
 
-void fleet_render_json(struct cudx_ctx *ctx, const struct fleet *f, const struct findings *fs)
+void fleet_render_json(struct cudx_ctx *ctx, const struct inventory *inv, const struct fleet *f,
+		       const struct findings *fs)
 {
-	json_t *root = json_object(), *tool = json_object();
-	json_object_set_new(root, "schema", json_string("cudx/1"));
-	json_object_set_new(root, "command", json_string("compare"));
-	json_object_set_new(tool, "name", json_string("cudx"));
-	json_object_set_new(tool, "version", json_string(CUDX_VERSION));
-	json_object_set_new(root, "tool", tool);
-	json_object_set_new(root, "system", system_json(ctx));
-	json_object_set_new(root, "findings", report_findings_json(fs));
+	json_t *root = report_envelope_json(ctx, inv, "compare", fs);
 	json_object_set_new(root, "nodes", json_integer((json_int_t)f->n_nodes));
 	json_object_set_new(root, "outlier_count", json_integer((json_int_t)f->n_outliers));
 	json_t *dims = json_object();

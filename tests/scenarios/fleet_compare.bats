@@ -42,9 +42,11 @@ node() {
 @test "--json: the envelope, the groups and the outliers as data; findings for programs" {
 	for i in 1 2 3; do node "n$i" healthy_535; done
 	node n4 mismatch_550
+	# the finding's severity is its rule entry's (src/diag/rules_fleet.c), as `cudx kb findings` lists it
+	sev=$("$CUDX" kb findings fleet-node-differs --json | jq -r '.kb.findings[0].severity')
 	run "$CUDX" compare --json "$dir"
 	[ "$status" -eq 1 ]
-	python3 - "$output" <<'EOF'
+	python3 - "$output" "$sev" <<'EOF'
 import json, sys
 o = json.loads(sys.argv[1])
 assert list(o)[:5] == ["schema", "command", "tool", "system", "findings"], list(o)[:5]
@@ -52,6 +54,7 @@ assert o["schema"] == "cudx/1" and o["command"] == "compare"
 assert o["nodes"] == 4 and o["outlier_count"] == 1
 assert [f["id"] for f in o["findings"]] == ["fleet-node-differs"]
 assert o["findings"][0]["subject"] == "n4"
+assert o["findings"][0]["severity"] == sys.argv[2], (o["findings"][0]["severity"], sys.argv[2])
 out = o["outliers"][0]
 assert out["node"] == "n4" and out["hostname"] == "n4"
 assert "driver-userspace-mismatch" in out["extra_findings"], out
@@ -69,12 +72,22 @@ EOF
 	! grep -q "differ" <<<"$output"
 }
 
-@test "reports with the envelope's \"command\": \"check\" are read like those without" {
+@test "reports of an older cudx (no \"command\", inventory before findings) are read like today's" {
+	# today's check --json: the envelope first, "command": "check", findings before inventory
+	[ "$(jq -c '[keys_unsorted[] | select(. == "command" or . == "findings" or . == "inventory")]' "$BASE/healthy_535.json")" = '["command","findings","inventory"]' ]
+	[ "$(jq -r .command "$BASE/healthy_535.json")" = check ]
 	node a healthy_535
-	jq '{schema, command: "check"} + .' "$BASE/healthy_535.json" >"$dir/b.json"
+	node b healthy_535
+	# the layout before the envelope (cudx 0.1.0 before the rule registry)
+	jq '.system.hostname = "c" | {schema, tool, system, inventory, findings}' "$BASE/healthy_535.json" >"$dir/c.json"
+	jq '.system.hostname = "d" | {schema, tool, system, inventory, findings}' "$BASE/old_470.json" >"$dir/d.json"
 	run "$CUDX" compare "$dir"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"2 nodes, all alike"* ]]
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"4 nodes, 1 differs from the majority"* ]]
+	# the old layout's driver and findings (read after the inventory) both count
+	old=$(jq -r .inventory.driver.effective_version "$BASE/old_470.json")
+	[[ "$output" == *"  d: driver $old (majority "*"3 of 4 nodes); extra finding driver-minor-compat"* ]]
+	! grep -q '^  c:' <<<"$output"
 }
 
 @test "garbage, truncated, other schemas and other commands' reports: a message each, the rest compared" {
@@ -86,14 +99,16 @@ EOF
 	head -c 4096 /dev/urandom >"$dir/random.json"
 	: >"$dir/empty.json"
 	printf '%s' '{"schema":"cudx/1","inventory":{"gpus":{}}}' >"$dir/wrongtype.json"
+	printf '%s' '{"schema":"cudx/1","findings":[]}' >"$dir/noinventory.json"
 	mkfifo "$dir/fifo.json"
 	run timeout 20 "$CUDX" compare "$dir"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"3 nodes, all alike, 8 reports unreadable"* ]]
+	[[ "$output" == *"3 nodes, all alike, 9 reports unreadable"* ]]
 	[[ "$output" == *"truncated.json: not JSON: "*" at byte "* ]]
 	[[ "$output" == *"v2.json: schema 'cudx/2' is not supported: this cudx reads cudx/1"* ]]
 	[[ "$output" == *"arch.json: a \`cudx arch\` report: compare reads \`cudx check --json\` reports"* ]]
-	[[ "$output" == *"kb.json: no \"inventory\" object"* ]]
+	[[ "$output" == *"kb.json: a \`cudx kb\` report: compare reads \`cudx check --json\` reports"* ]]
+	[[ "$output" == *"noinventory.json: no \"inventory\" object"* ]]
 	[[ "$output" == *"random.json: not JSON: "* ]]
 	[[ "$output" == *"empty.json: empty file"* ]]
 	[[ "$output" == *"wrongtype.json: inventory.gpus has the wrong type at byte 39"* ]]

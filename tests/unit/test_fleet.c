@@ -7,9 +7,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "diag/rule.h"
 #include "fleet/fleet_compare.h"
 #include "fleet/fleet_json.h"
-#include "fleet/fleet_render.h"
+#include "fleet/fleet_words.h"
 
 static struct fleet_report report;
 
@@ -230,13 +231,36 @@ static void compare_names_the_odd_nodes(void **state)
 	assert_string_equal(f.nodes[order[1]].name, "node2");
 	assert_string_equal(f.nodes[order[2]].name, "node10");
 
+	/* the findings come from the fleet family's rule entries, over an inventory pointing at the
+	 * comparison (what compare does) */
+	fleet_add_unreadable(&f, "dir/bad.json", "empty file");
+	struct options opt = { 0 };
+	struct cudx_ctx ctx = { .arena = &a, .opt = &opt, .os = OS_LINUX };
+	struct inventory inv = { .fleet = &f };
 	struct findings fs;
 	findings_init(&fs, &a);
-	fleet_add_unreadable(&f, "dir/bad.json", "empty file");
-	fleet_findings(&f, &fs);
+	struct diag_ctx d = { .ctx = &ctx, .inv = &inv, .out = &fs };
+	diag_run_family(&d, &rules_fleet, 1u);
+	diag_finish(&d);
 	assert_int_equal(fs.n, 3);
-	assert_true(findings_has(&fs, "fleet-node-differs"));
-	assert_true(findings_has(&fs, "fleet-report-unreadable"));
+	const struct finding *x = findings_find(&fs, "fleet-node-differs");
+	assert_non_null(x);
+	assert_ptr_equal(x->rule, diag_rule("fleet-node-differs"));
+	assert_int_equal(x->severity, diag_rule("fleet-node-differs")->severity);
+	assert_string_equal(x->subject, "node17");
+	assert_string_equal(x->evidence[1], "driver 535.104.05 (majority 550.54.15, 3 of 5 nodes)");
+	x = findings_find(&fs, "fleet-report-unreadable");
+	assert_non_null(x);
+	assert_string_equal(x->subject, "dir/bad.json");
+	assert_string_equal(x->cause, diag_rule("fleet-report-unreadable")->cause); /* the entry's texts */
+	assert_true(x->n_fix >= 1);
+	/* every other command's inventory points at no comparison: the family says nothing */
+	struct findings none;
+	findings_init(&none, &a);
+	inv.fleet = NULL;
+	d.out = &none;
+	diag_run_family(&d, &rules_fleet, 1u);
+	assert_int_equal(none.n, 0);
 	arena_free(&a);
 }
 
