@@ -20,6 +20,10 @@ export CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$here/../build/pkgs}
 
 base=$work/fleet-base
 fleet=$work/fleet-$nodes
+# base reports of an older cudx (before the envelope: no "command") are made again, and the fleet with them
+if [ -s "$base/healthy_535.json" ] && ! jq -e '.command == "check"' "$base/healthy_535.json" >/dev/null; then
+	rm -rf "$base" "$fleet"
+fi
 if [ ! -s "$base/healthy_535.json" ]; then
 	CUDX=$cudx "$here/../tests/fixtures/fleet/make-reports.sh" "$base" ||
 		{ echo "cannot build the base reports (fixtures missing?)"; exit 1; }
