@@ -122,6 +122,7 @@ struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
 struct message_inventory; /* src/explain/explain_message.h: what the messages explain read say */
 struct focus;             /* src/collect/focus.h */
+struct fleet;             /* src/fleet/fleet_compare.h */
 
 struct inventory {
 	struct system_info system;
@@ -146,6 +147,7 @@ struct inventory {
 	struct arch_inventory *arch;
 	struct message_inventory *message; /* set by `cudx explain` only */
 	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
+	const struct fleet *fleet; /* compare: the nodes' reports the fleet rules judge; NULL otherwise */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */
