@@ -849,7 +849,8 @@ static void read_versions(struct explain_reader *L)
 		/* skip blanks, ':', '=', '>', '<', '~', 'v' and a few words, then read a dotted version */
 		size_t pos = k->off + k->len, words = 0;
 		for (;;) {
-			while (pos < L->line.n && strchr(" :=><~(", L->line.p[pos]))
+			/* '-' too: an installation's path or package names its version (/usr/local/cuda-12.2) */
+			while (pos < L->line.n && strchr(" :=><~(-", L->line.p[pos]))
 				pos++;
 			size_t s = pos;
 			while (pos < L->line.n && isalpha(L->line.p[pos]))

@@ -211,6 +211,21 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 			break;
 		}
 	}
+	/* a missing library of one major while the message names another version of its family
+	 * (libcudnn.so.8 missing, "cudnn 9.1 installed") */
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		if (f->kind != EXF_FORM || f->context || !f->has_lib || !f->lib.kb || f->lib.major < 0 ||
+		    strcmp(f->form, "not-found") != 0)
+			continue;
+		const struct explain_fact *v = version_of(m, f->lib.kb->family, NULL);
+		if (v && major_of(v->value) != f->lib.major) {
+			const char *why = arena_printf(a, "%s is of major %d, the message names %s %s", f->lib.name,
+						       f->lib.major, v->what, v->value);
+			boost_part(t, "wrong-major", 3, why);
+			break;
+		}
+	}
 	/* a library of a CUDA major three or more majors behind the newest: a program built for an old
 	 * CUDA on a machine that has a newer one (libcudart.so.10.1, cudart64_101.dll) */
 	const struct kb_cuda_release *rel;

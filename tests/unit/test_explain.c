@@ -437,6 +437,10 @@ static const struct {
 	{ "ERROR: The Nouveau kernel driver is currently in use by your system.", "no-driver" },
 	{ ">>> torch.cuda.is_available()  ->  False", "torch-cpu-build" },
 	{ "AssertionError: libcuda.so cannot found!", "ldcache-stale" },
+	/* a version of the missing library's family elsewhere in the message: another major */
+	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
+	  "lib-wrong-major" },
+	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
 	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
 	/* versions in the text */
 	{ "RuntimeError: found cuDNN version 9.1.0, but JAX was built against version 9.8.0", "framework-cudnn-mismatch" },
