@@ -145,7 +145,9 @@ def main():
             if r["name"] != name:
                 print(f"note: {key} renamed {r['name']} -> {name}", file=sys.stderr)
             r["name"] = name
-            if r["verbatim"] == "no" and verb == "yes":
+            if r["verbatim"] == "no" and verb == "yes" and "(sic)" not in r["note"]:
+                # a note with "(sic)": the printed string is misspelt and kept corrected on purpose
+                # (the packaged binary must pass lintian's spelling check)
                 # the curated text was the header's meaning: the printed string is better evidence
                 r["text"], r["verbatim"] = text, "yes"
                 r["source"] = ",".join(dict.fromkeys(r["source"].split(",") + src.split(",")))
