@@ -68,7 +68,7 @@ teardown() {
 @test "a stub copied as libcuda.so.1 is what the loader picks: stub-libcuda error" {
 	need_cuda13
 	mkdir -p "$root/opt/lib"
-	cp "$CUDA13/lib/stubs/libcuda.so" "$root/opt/lib/libcuda.so.1"
+	hostfile "$CUDA13/lib/stubs/libcuda.so" "$root/opt/lib/libcuda.so.1"
 	echo "LD_LIBRARY_PATH=/opt/lib" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
 	has_finding stub-libcuda
@@ -189,7 +189,7 @@ teardown() {
 	local site="$root/opt/venv/lib/python3.11/site-packages"
 	mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info" "$root/opt/venv/bin"
 	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
-	cp "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
+	hostfile "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
 	printf 'Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"
 	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,129240\nnvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA,,\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
 	echo "VIRTUAL_ENV=/opt/venv" >"$env_file"
@@ -204,7 +204,7 @@ for l in json.load(sys.stdin):
 @test "a conda env's CUDA runtime (cudatoolkit in PREFIX/lib) is judged against the driver" {
 	need_pkg libcudart11.0
 	mkdir -p "$root/opt/conda/envs/ml/lib" "$root/opt/conda/envs/ml/conda-meta" "$root/opt/conda/envs/ml/bin"
-	cp -L "$CUDX_PKG_CACHE/libcudart11.0/root/$MULTIARCH/libcudart.so.11.8.89" "$root/opt/conda/envs/ml/lib/"
+	hostfile "$CUDX_PKG_CACHE/libcudart11.0/root/$MULTIARCH/libcudart.so.11.8.89" "$root/opt/conda/envs/ml/lib/libcudart.so.11.8.89"
 	ln -s libcudart.so.11.8.89 "$root/opt/conda/envs/ml/lib/libcudart.so.11.0"
 	echo "CONDA_PREFIX=/opt/conda/envs/ml" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --driver 450.36.06 --json
@@ -217,8 +217,8 @@ for l in json.load(sys.stdin):
 	local site="$root/opt/venv/lib/python3.11/site-packages"
 	mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info"
 	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
-	cp "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
-	cp "$CUDA13/lib/libcudnn_graph.so.9" "$site/nvidia/cudnn/lib/libcudnn_graph.so.9"
+	hostfile "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
+	hostfile "$CUDA13/lib/libcudnn_graph.so.9" "$site/nvidia/cudnn/lib/libcudnn_graph.so.9"
 	size=$(stat -c %s "$site/nvidia/cudnn/lib/libcudnn.so.9")
 	gsize=$(stat -c %s "$site/nvidia/cudnn/lib/libcudnn_graph.so.9")
 	printf 'Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"
@@ -234,11 +234,11 @@ for l in json.load(sys.stdin):
 }
 
 @test "a stale cache entry behind a directory link (merged /usr) is no broken symlink" {
-	command -v ldconfig >/dev/null || skip "needs ldconfig to write a cache into the root"
+	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
 	rm -rf "$root/lib" && ln -s usr/lib "$root/lib"
 	fake_lib "$root" "/usr/lib/x86_64-linux-gnu/libcudart.so.12" libcudart.so.12
 	echo "/lib/x86_64-linux-gnu" >"$root/etc/ld.so.conf"
-	ldconfig -r "$root" 2>/dev/null || skip "ldconfig -r failed here"
+	ldconfig -r "$root" 2>/dev/null || skip_fixture "ldconfig -r failed here"
 	rm "$root/usr/lib/x86_64-linux-gnu/libcudart.so.12"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding lib-broken-symlink
@@ -249,7 +249,7 @@ for l in json.load(sys.stdin):
 	local site="$root/opt/venv/lib/python3.11/site-packages"
 	mkdir -p "$site/torch/lib" "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info" "$site/torch-2.4.0.dist-info"
 	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
-	cp "$CUDA13/lib/libcudnn.so.9" "$site/torch/lib/libcudnn.so.9"
+	hostfile "$CUDA13/lib/libcudnn.so.9" "$site/torch/lib/libcudnn.so.9"
 	size=$(stat -c %s "$site/torch/lib/libcudnn.so.9")
 	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,999999\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
 	printf 'torch/lib/libcudnn.so.9,sha256=y,%s\n' "$size" >"$site/torch-2.4.0.dist-info/RECORD"

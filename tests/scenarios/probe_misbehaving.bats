@@ -44,7 +44,7 @@ setup_file() {
 
 @test "a libcuda that hangs in cuInit: probe-timeout within the limit; cudx check reports everything else" {
 	local t0=$SECONDS
-	run env CUDX_DOUBLE_CRASH=hang LD_LIBRARY_PATH="$DBL" "$CUDX" check --json --probe-timeout 2
+	run_strict env CUDX_DOUBLE_CRASH=hang LD_LIBRARY_PATH="$DBL" "$CUDX" check --json --probe-timeout 2
 	[ "$status" -eq 1 ]
 	[ $((SECONDS - t0)) -lt 15 ]
 	has_finding probe-timeout
@@ -58,6 +58,6 @@ setup_file() {
 	[[ "$output" != *chatter* ]]
 	# --json output is still one JSON document: parse it whole
 	py 'print("ok")' | grep -qx ok
-	run env CUDX_DOUBLE_CHATTER=1 LD_LIBRARY_PATH="$DBL" "$CUDX" probe --stages driver
+	run_strict env CUDX_DOUBLE_CHATTER=1 LD_LIBRARY_PATH="$DBL" "$CUDX" probe --stages driver
 	[[ "$output" != *chatter* ]]
 }
