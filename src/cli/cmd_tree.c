@@ -119,7 +119,10 @@ static void tree_text(struct cudx_ctx *ctx, const struct loader *L, const struct
 			fputs(last[d] ? "    " : "│   ", out);
 		fputs(last[depth] ? "└── " : "├── ", out);
 		if (!r->object) {
-			fprintf(out, "%s%s not found%s", style_red(ctx), r->name, style_reset(ctx));
+			if (r->base_absent) /* the tree's one no-libc note covers it */
+				fprintf(out, "%s%s not found (no C library in the tree)%s", style_dim(ctx), r->name, style_reset(ctx));
+			else
+				fprintf(out, "%s%s not found%s", style_red(ctx), r->name, style_reset(ctx));
 			fprintf(out, "%s%s%s\n", style_dim(ctx), e->runtime ? "  [dlopen at run time]" : "", style_reset(ctx));
 			continue;
 		}
@@ -174,7 +177,7 @@ static int tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 	size_t *reported_at = arena_calloc(ctx->arena, t.n_edges + 1, sizeof *reported_at), n_reported = 0;
 	for (size_t i = 0; i < t.n_edges && fs.n < 200; i++) {
 		struct loader_result *r = t.edges[i].result;
-		if (r->object && !r->n_missing_versions)
+		if ((r->object && !r->n_missing_versions) || r->base_absent)
 			continue;
 		/* one finding per missing name; the other objects that want it become evidence */
 		size_t k = 0;
@@ -195,6 +198,8 @@ static int tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 			loader_why_copies(&L, &w, NULL, 0);
 		loader_why_findings(&L, &w, &fs);
 	}
+	if (t.n_base_absent) /* one note for the tree, not a lib-not-found per base library */
+		finding_add(&fs, "no-libc", SEV_INFO, "%s", L.no_libc);
 	if (ctx->opt->format == OUT_JSON) {
 		json_t *j = tree_json(&L, &t, &fs);
 		report_json_dump(ctx->out, j);

@@ -103,7 +103,7 @@ static void emit_why(struct diag_ctx *d, const struct rule *self, struct edge_ct
 
 static void edge_not_found(struct diag_ctx *d, const struct rule *self, struct edge_ctx *e)
 {
-	if (e->r->object)
+	if (e->r->object || e->r->base_absent) /* a tree without a C library: no-libc, once */
 		return;
 	/* a missing driver library (libcuda.so.1, libnvidia-ml.so.1) is the driver family's finding
 	 * (no-driver, or normal in an image the container runtime completes) */
@@ -166,6 +166,29 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 	for_each_edge(d, self, edge_shadowed);
 }
 
+/* A tree without a C library (an image layer, a copied library dir): one note instead of a
+ * lib-not-found for libc.so.6, libm.so.6, ... of every library. */
+static void check_no_libc(struct diag_ctx *d, const struct rule *self)
+{
+	const struct edge_list *edges = resolved_edges(d);
+	struct finding *f = NULL;
+	for (size_t i = 0; i < edges->n; i++) {
+		const struct edge_ctx *e = &edges->v[i];
+		if (!e->r->base_absent)
+			continue;
+		if (!f) {
+			f = rule_emit(d, self, "%s", e->L->no_libc);
+			finding_cause(f, "The libraries here need the C library (and its program interpreter), which this tree does "
+					 "not contain: it is a layer or a copy of libraries, not a system that can run a program. "
+					 "Their other dependencies were still checked.");
+			finding_fix(f, "analyse the complete image (all layers, e.g. docker export of a container) or the system "
+				       "these libraries are installed on");
+		}
+		if (f->n_evidence < 8)
+			finding_evidence(f, "%s needs %s", e->lib->path, e->r->name);
+	}
+}
+
 /* GPU libraries in ld.so.conf directories whose SONAME has no cache entry: ldconfig was not run
  * after they were installed, and ld.so (which never reads ld.so.conf) cannot find them. */
 static void check_ldcache_stale(struct diag_ctx *d, const struct rule *self)
@@ -208,6 +231,7 @@ static const struct rule table[] = {
 	{ "lib-symbol-version-missing", SEV_ERROR, check_versions },
 	{ "lib-shadowed", SEV_WARNING, check_shadowed },
 	{ "ldcache-stale", SEV_WARNING, check_ldcache_stale },
+	{ "no-libc", SEV_INFO, check_no_libc },
 };
 
 RULE_FAMILY(rules_loader, "loader", table);
