@@ -134,6 +134,9 @@ nvcc_build() { # OUT GENCODE...
 	: >"$root.env"
 	add_cuda13 "$root" libcudart.so.13 libcublas.so.13
 	run_cudx --root "$root" --env "$root.env" --json
+	# check saw the libraries, and no GPU to judge them against
+	[ "$(lib_field libcublas.so.13 component)" = cublas ]
+	[ "$(json_get '["inventory"]["gpus"]')" = "[]" ]
 	lacks_finding no-kernel-image
 	lacks_finding ptx-jit-only
 }

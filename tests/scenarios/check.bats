@@ -122,6 +122,9 @@ teardown() {
 	ln -s libcudnn_ops_infer.so.8.9.7 "$root/opt/cudnn/libcudnn_ops_infer.so.8"
 	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
+	# both sub-libraries were seen, of the one release
+	[ "$(lib_field /opt/cudnn/libcudnn.so.8 version)" = 8.9.7 ]
+	[ "$(lib_field /opt/cudnn/libcudnn_ops_infer.so.8 version)" = 8.9.7 ]
 	lacks_finding cudnn-mixed-versions
 }
 
@@ -145,6 +148,7 @@ teardown() {
 @test "CUDA_VISIBLE_DEVICES=0: nothing to report" {
 	echo "CUDA_VISIBLE_DEVICES=0" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["env"]["CUDA_VISIBLE_DEVICES"]')" = 0 ]
 	lacks_finding cuda-visible-devices-hides
 }
 
@@ -242,6 +246,10 @@ for l in json.load(sys.stdin):
 	rm "$root/usr/lib/x86_64-linux-gnu/libcudart.so.12"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding lib-broken-symlink
+	# the stale entry is there and read: the loader tries it and finds no file
+	run_strict "$CUDX" --root "$root" --json why libcudart.so.12
+	[ "$status" -eq 1 ]
+	[ "$(py 'print(" ".join(c["path"] for c in r["candidates"] if c["how"] == "ldcache"))')" = /lib/x86_64-linux-gnu/libcudart.so.12 ]
 }
 
 @test "a library of another package with the same file name is not judged by that wheel's RECORD" {
@@ -255,6 +263,8 @@ for l in json.load(sys.stdin):
 	printf 'torch/lib/libcudnn.so.9,sha256=y,%s\n' "$size" >"$site/torch-2.4.0.dist-info/RECORD"
 	printf 'VIRTUAL_ENV=/opt/venv\nLD_LIBRARY_PATH=/opt/venv/lib/python3.11/site-packages/torch/lib\n' >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
+	# torch's copy is judged by torch's RECORD (same size: intact), not by the cuDNN wheel's
+	[ "$(lib_field torch/lib/libcudnn.so.9 owner)" = "torch 2.4.0" ]
 	lacks_finding lib-damaged
 	[[ "$output" != *"nvidia_cudnn_cu12 9.1.0.70\", \"is_stub\""* ]]
 }

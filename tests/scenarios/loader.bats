@@ -58,6 +58,9 @@ setup() {
 	[ -e "$CUBLAS11/libcublas.so.11" ] || skip_fixture "package libcublas11 not in CUDX_PKG_CACHE"
 	[ -e "$CUBLASLT11" ] || skip_fixture "package libcublaslt11 not in CUDX_PKG_CACHE"
 	LD_LIBRARY_PATH=$CUBLAS11:$CUBLASLT11 run_strict "$CUDX" --json --no-probe check
+	# both were found on the path (so their edges were resolved)
+	[ "$(lib_field "$CUBLAS11/libcublas.so.11" origin)" = LD_LIBRARY_PATH ]
+	[ "$(lib_field "$CUBLASLT11/libcublasLt.so.11" origin)" = LD_LIBRARY_PATH ]
 	# the loader family's ids (the libs family's lib-damaged/lib-broken-symlink are about files)
 	echo "$output" | jq -e '[.findings[] | select(.id | test("^lib-(not-found|wrong-major|wrong-arch|symbol-version-missing|shadowed)$|^ldcache-"))] | length == 0'
 }

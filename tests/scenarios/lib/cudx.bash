@@ -148,6 +148,16 @@ json_get() {
 	python3 -c "import json,sys; v=json.load(sys.stdin)$1; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" <<<"$output"
 }
 
+# lib_field PATH FIELD: a field of the inventory's library whose path is PATH (or ends with /PATH),
+# "absent" when there is none: a positive check that check did look at a library.
+lib_field() {
+	python3 -c '
+import json, sys
+libs = json.load(sys.stdin)["inventory"]["libraries"]
+l = next((l for l in libs if l["path"] == sys.argv[1] or l["path"].endswith("/" + sys.argv[1])), None)
+print("absent" if l is None else l.get(sys.argv[2]))' "$1" "$2" <<<"$output"
+}
+
 # py 'EXPR' ARGS...: python with the output parsed as r (sys.argv holds ARGS).
 py() {
 	python3 -c "import json,sys
