@@ -120,6 +120,7 @@ struct python_inventory;  /* src/collect/python.h */
 struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
+struct focus;             /* src/collect/focus.h */
 
 struct inventory {
 	struct system_info system;
@@ -142,6 +143,7 @@ struct inventory {
 	struct probe_report *probe;
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
+	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */
@@ -161,7 +163,7 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 const char *inventory_env(const struct inventory *inv, const char *name);
 
 /* The collectors, called by inventory_collect in this order: system, env, toolkits, libs,
- * driver, gpus, process, python, windows, arch, probe. */
+ * driver, gpus, process, focus (collect/focus.h), python, windows, arch, probe. */
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);

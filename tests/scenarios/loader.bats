@@ -69,9 +69,24 @@ setup() {
 	root=$(mktemp -d)
 	mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/bin"
 	cp /bin/sh "$root/bin/sh"
-	cp /lib/x86_64-linux-gnu/libz.so.1 "$root/usr/lib/x86_64-linux-gnu/"
+	# libz and what it needs: why judges the file's own dependencies too (issue 12)
+	cp /lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libc.so.6 "$root/usr/lib/x86_64-linux-gnu/"
 	run_strict "$CUDX" --json --root "$root" why libz.so.1
 	rm -rf "$root"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.how == "default" and .resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'
+}
+
+@test "why: a file found whose own dependency is missing fails to load: lib-not-found, exit 1" {
+	root=$(mktemp -d)
+	mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/lib64"
+	# the interpreter without libc.so.6: a C library with a hole (a tree with no C library at all
+	# gives one no-libc note instead, loader_interp.bats)
+	cp /lib/x86_64-linux-gnu/libz.so.1 "$root/usr/lib/x86_64-linux-gnu/"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+	run_strict "$CUDX" --json --root "$root" why libz.so.1
+	rm -rf "$root"
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'
+	echo "$output" | jq -e '.findings[] | select(.id == "lib-not-found") | .summary | test("libc.so.6.*needed by /usr/lib/x86_64-linux-gnu/libz.so.1")'
 }
