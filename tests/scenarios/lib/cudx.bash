@@ -13,6 +13,7 @@
 #   run_strict env X=1 "$CUDX" probe --json          # any wrapper command in front
 #   run_strict -2 "$CUDX" arch                       # a usage error is expected: status exactly 2
 #   has_finding ID / lacks_finding ID / finding_ids / finding_severity ID / json_get '["k"]'
+#   run_to_file out.json "$CUDX" --json check        # the same checks, stdout kept in a file
 #   skip_fixture "needs X"                           # a skip, or a failure under CUDX_TEST_STRICT=1
 
 : "${CUDX:?CUDX must point at the cudx binary}"
@@ -21,9 +22,18 @@ bats_require_minimum_version 1.5.0
 # Commands whose --json is not yet the cudx/1 envelope (issue 12 converts them): for these the
 # output must be a JSON object, but a findings array is not required yet. Remove a command from
 # the list when its envelope lands.
-CUDX_JSON_PRE_ENVELOPE=${CUDX_JSON_PRE_ENVELOPE-"explain kb"}
+CUDX_JSON_PRE_ENVELOPE=${CUDX_JSON_PRE_ENVELOPE-"explain"}
 CUDX_COMMANDS="check why tree arch probe explain kb run compare"
 CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
+
+# python3 through a version manager's shim (pyenv) costs a second a call on a busy machine, and
+# the checks here call it often: the interpreter the shim picks goes first on PATH, resolved once
+# per test file (exported from bats' file process to its tests).
+if [ -z "${CUDX_PYTHON_DIR:-}" ]; then
+	CUDX_PYTHON_DIR=$(dirname "$(python3 -c 'import sys; print(sys.executable)')")
+	export CUDX_PYTHON_DIR
+fi
+PATH=$CUDX_PYTHON_DIR:$PATH
 
 # A missing fixture (package not fetched, toolkit absent, not root): a skip during development, a
 # failure in CI (CUDX_TEST_STRICT=1, set by .ci/run), so that CI never reports green on tests that
@@ -85,19 +95,11 @@ if sys.argv[1] == "1":
 ' "$need" <<<"$output"
 }
 
-# run_strict [-N] CMD...: bats' run, then the checks above. With --json, stderr is kept apart in
-# $stderr so that stdout can be parsed whole.
-run_strict() {
-	local want=
-	case ${1:-} in -[0-9]*) want=${1#-}; shift ;; esac
-	local json=0
-	cudx_words "$@" | grep -qx -- --json && json=1
-	if [ "$json" = 1 ] && [ -z "$want" ]; then
-		run --separate-stderr "$@"
-	else
-		run "$@"
-		stderr=
-	fi
+# strict_checks WANT JSON CMD...: run_strict's checks of $status (and, when JSON is 1, $output) for
+# the command line CMD; WANT is the status the test names, or empty for 0/1.
+strict_checks() {
+	local want=$1 json=$2
+	shift 2
 	if [ -n "$want" ]; then
 		[ "$status" -eq "$want" ] || { echo "cudx exited $status, expected $want: $output $stderr"; return 1; }
 		return 0
@@ -113,6 +115,37 @@ run_strict() {
 		cudx_json_ok "$(cudx_subcommand "$@")" || { echo "stdout: ${output:0:2000}"; echo "stderr: ${stderr:0:2000}"; return 1; }
 	fi
 	return 0
+}
+
+# run_strict [-N] CMD...: bats' run, then the checks above. With --json, stderr is kept apart in
+# $stderr so that stdout can be parsed whole.
+run_strict() {
+	local want=
+	case ${1:-} in -[0-9]*) want=${1#-}; shift ;; esac
+	local json=0
+	cudx_words "$@" | grep -qx -- --json && json=1
+	if [ "$json" = 1 ] && [ -z "$want" ]; then
+		run --separate-stderr "$@"
+	else
+		run "$@"
+		stderr=
+	fi
+	strict_checks "$want" "$json" "$@"
+}
+
+# run_to_file [-N] FILE CMD...: CMD with its stdout in FILE and stderr in FILE.err (for tests that
+# compare several outputs later), then run_strict's checks; $status, $output and $stderr as there.
+run_to_file() {
+	local want= file json=0
+	case ${1:-} in -[0-9]*) want=${1#-}; shift ;; esac
+	file=$1
+	shift
+	cudx_words "$@" | grep -qx -- --json && json=1
+	status=0
+	"$@" >"$file" 2>"$file.err" || status=$?
+	output=$(cat "$file")
+	stderr=$(cat "$file.err")
+	strict_checks "$want" "$json" "$@"
 }
 
 # Finding ids in the JSON output ($output), one per line; fails on anything but cudx's JSON.
