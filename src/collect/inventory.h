@@ -121,6 +121,7 @@ struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
 struct focus;             /* src/collect/focus.h */
+struct fleet;             /* src/fleet/fleet_compare.h */
 
 struct inventory {
 	struct system_info system;
@@ -144,6 +145,7 @@ struct inventory {
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
 	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
+	const struct fleet *fleet; /* compare: the nodes' reports the fleet rules judge; NULL otherwise */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */
