@@ -17,7 +17,8 @@
 #   skip_fixture "needs X"                           # a skip, or a failure under CUDX_TEST_STRICT=1
 
 : "${CUDX:?CUDX must point at the cudx binary}"
-bats_require_minimum_version 1.5.0
+# (also sourced outside bats, by fixture scripts such as tests/fixtures/fleet/make-reports.sh)
+if declare -F bats_require_minimum_version >/dev/null; then bats_require_minimum_version 1.5.0; fi
 
 # Commands whose --json is not yet the cudx/1 envelope (issue 12 converts them): for these the
 # output must be a JSON object, but a findings array is not required yet. Remove a command from
