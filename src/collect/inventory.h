@@ -90,13 +90,22 @@ struct env_setting {
 	const char *value;
 };
 
-/* A library mapped into a running process (--pid): /proc/PID/maps. */
+/* A library in a process: mapped (--pid: /proc/PID/maps) or opened by the loader while `cudx run`
+ * watched (the audit record, src/collect/observed.h). */
 struct loaded_lib {
 	const char *path;
 	const char *component;
 	const char *family;
 	int major;           /* from the knowledge base's catalogue row */
 	const char *version; /* from the file name or the inventory's copy of the same file, or NULL */
+	/* cudx run only (0 / NULL for --pid, where the maps do not say) */
+	size_t order;             /* load order in the process, from 1 */
+	long long lmid;           /* link-map namespace: 0 the main one, others from dlmopen */
+	const char *requested_as; /* the name the loader searched for */
+	const char *requested_by; /* the object that asked for it (NEEDED or dlopen), NULL when unknown */
+	const char *how;          /* the search step that found it: "LD_LIBRARY_PATH", "RPATH/RUNPATH", ... */
+	bool at_runtime;          /* loaded after start-up (dlopen) */
+	bool unloaded;            /* dlclose'd before the process ended */
 };
 
 struct inventory_note {
@@ -120,6 +129,7 @@ struct python_inventory;  /* src/collect/python.h */
 struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
+struct run_observation;   /* src/collect/observed_inventory.h (cudx run) */
 
 struct inventory {
 	struct system_info system;
@@ -142,6 +152,7 @@ struct inventory {
 	struct probe_report *probe;
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
+	struct run_observation *run; /* cudx run: what the real loader did; NULL otherwise */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */
