@@ -137,9 +137,14 @@ static void read_record(struct cudx_ctx *ctx, const char *path, struct run_obser
 static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
 	double timeout = 0;
+	bool sandbox = false;
 	int first = 0;
 	for (; first < argc && argv[first][0] == '-'; first++) {
 		const char *v = NULL;
+		if (strcmp(argv[first], "--sandbox") == 0) {
+			sandbox = true;
+			continue;
+		}
 		if (strcmp(argv[first], "--timeout") == 0 && first + 1 < argc)
 			v = argv[++first];
 		else if (strncmp(argv[first], "--timeout=", 10) == 0)
@@ -159,7 +164,7 @@ static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 	if (ctx->opt->format == OUT_PROM)
 		return command_usage(&cmd_run, "--prom is for check");
 
-	struct run_report rep = { .argv = argv + first, .argc = argc - first, .timeout = timeout };
+	struct run_report rep = { .argv = argv + first, .argc = argc - first, .timeout = timeout, .sandbox = sandbox };
 	rep.audit_lib = find_audit_lib(ctx);
 	if (!rep.audit_lib || strchr(rep.audit_lib, ':') || rep.audit_lib[0] != '/') {
 		fprintf(stderr, "cudx run: the audit library %s was not found beside the cudx binary (or set %s)\n",
@@ -188,6 +193,7 @@ static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 		/* with --json, stdout carries cudx's JSON: the command's output goes to stderr */
 		.out_fd = ctx->opt->format == OUT_JSON ? STDERR_FILENO : STDOUT_FILENO,
 		.err_fd = STDERR_FILENO,
+		.sandbox = sandbox,
 	};
 	fflush(NULL);
 	int rc = runproc_run(ctx->arena, &po, &rep.proc);
@@ -224,7 +230,7 @@ static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_run = {
 	.name = "run",
-	.usage = "run [--timeout S] -- CMD ARGS...",
+	.usage = "run [--timeout S] [--sandbox] -- CMD ARGS...",
 	.summary = "run a failing program, watch what the loader really loads, and diagnose it",
 	.run = run_run,
 };

@@ -25,6 +25,7 @@ struct run_report {
 	int argc;
 	const char *audit_lib;
 	double timeout;
+	bool sandbox; /* --sandbox: the command ran with the probe's least privilege */
 	struct runproc_result proc;
 	struct run_observation *ro;
 	struct inventory *inv;

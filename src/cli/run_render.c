@@ -134,6 +134,14 @@ void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 	const struct run_observation *ro = rep->ro;
 	fprintf(out, "\n%scudx run:%s %s %s\n", style_bold(ctx), style_reset(ctx), command_line(ctx->arena, rep),
 		ending(ctx->arena, rep));
+	if (rep->sandbox) {
+		const struct probe_sandbox *sb = &rep->proc.sandbox;
+		fprintf(out, "  sandbox: %s, %s, %s\n", sb->no_new_privs ? "no new privileges" : "privileges NOT locked",
+			sb->caps_dropped ? "host-changing capabilities dropped" : "capabilities NOT dropped",
+			sb->dev_readonly ? "/dev read-only" : "/dev writable (not root, or no mount namespace)");
+		for (size_t i = 0; i < sb->n_failed; i++)
+			fprintf(out, "    could not apply %s\n", sb->failed[i]);
+	}
 	if (rep->proc.out.total > rep->proc.out.kept || rep->proc.err.total > rep->proc.err.kept)
 		fprintf(out, "  (its output was longer than cudx keeps: the last %u KiB of each stream were read)\n",
 			RUNPROC_KEEP >> 10);
@@ -408,6 +416,18 @@ void run_render_json(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 		json_array_append_new(argv, jstr(rep->argv[i]));
 	json_object_set_new(root, "argv", argv);
 	json_object_set_new(root, "exit", exit_json(rep));
+	json_t *sb = json_null();
+	if (rep->sandbox) {
+		sb = json_object();
+		json_object_set_new(sb, "no_new_privs", json_boolean(rep->proc.sandbox.no_new_privs));
+		json_object_set_new(sb, "caps_dropped", json_boolean(rep->proc.sandbox.caps_dropped));
+		json_object_set_new(sb, "dev_readonly", json_boolean(rep->proc.sandbox.dev_readonly));
+		json_t *failed = json_array();
+		for (size_t i = 0; i < rep->proc.sandbox.n_failed; i++)
+			json_array_append_new(failed, jstr(rep->proc.sandbox.failed[i]));
+		json_object_set_new(sb, "failed", failed);
+	}
+	json_object_set_new(root, "sandbox", sb);
 	json_t *audit = json_object();
 	json_object_set_new(audit, "library", jstr(rep->audit_lib));
 	json_object_set_new(audit, "record_bytes", json_integer((json_int_t)ro->record_bytes));

@@ -63,7 +63,8 @@ void observed_collect(struct cudx_ctx *ctx, struct inventory *inv, struct run_ob
 /* inv->loaded becomes the GPU libraries process `proc` loaded, in load order. */
 void observed_fill_loaded(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro,
 			  size_t proc);
-/* Replay every search in cudx's loader simulator and note where it picks another file. */
+/* Replay every search of every process in cudx's loader simulator (the judged processes first,
+ * RUN_MAX_PREDICTED searches in all) and note where it picks another file. */
 void observed_predict(struct cudx_ctx *ctx, struct run_observation *ro);
 /* The real file behind path (links followed), or NULL. */
 const char *observed_real_path(struct cudx_ctx *ctx, const char *path);

@@ -54,8 +54,9 @@ static void replay(struct cudx_ctx *ctx, struct run_observation *ro, size_t pi, 
 		return;
 	}
 	const char **reals = arena_calloc(ctx->arena, p->n_objs + 1, sizeof *reals);
-	for (size_t i = 0; i < p->n_objs; i++)
-		reals[i] = observed_real_path(ctx, p->objs[i].path);
+	for (size_t i = 0; i < p->n_objs; i++) /* a file gone since is still the one opened */
+		if (!(reals[i] = observed_real_path(ctx, p->objs[i].path)))
+			reals[i] = p->objs[i].path;
 	for (size_t s = 0; s < p->n_searches; s++) {
 		const struct observed_search *se = &p->searches[s];
 		if (!*budget) {
@@ -95,7 +96,15 @@ static void replay(struct cudx_ctx *ctx, struct run_observation *ro, size_t pi, 
 
 void observed_predict(struct cudx_ctx *ctx, struct run_observation *ro)
 {
+	/* the processes that use GPU libraries first: the budget goes to them before the rest */
 	size_t budget = RUN_MAX_PREDICTED;
 	for (size_t j = 0; j < ro->n_judged; j++)
 		replay(ctx, ro, ro->judged[j], &budget);
+	for (size_t i = 0; i < ro->procs.n_procs; i++) {
+		bool judged = false;
+		for (size_t j = 0; j < ro->n_judged && !judged; j++)
+			judged = ro->judged[j] == i;
+		if (!judged)
+			replay(ctx, ro, i, &budget);
+	}
 }

@@ -104,6 +104,13 @@ static _Noreturn void child_exec(const struct runproc_opts *o, int out_w, int er
 		close(out_w);
 	if (err_w > STDERR_FILENO)
 		close(err_w);
+	if (o->sandbox) {
+		/* the probe's least privilege: no new privileges, no device nodes, no modules */
+		struct probe_sandbox sb;
+		probe_sandbox_enter(&sb);
+		if (write(status_w, &sb, sizeof sb) != (ssize_t)sizeof sb)
+			goto fail;
+	}
 	execvpe(o->argv[0], o->argv, o->envp);
 fail:;
 	int e = errno;
@@ -222,6 +229,8 @@ int runproc_run(struct arena *a, const struct runproc_opts *o, struct runproc_re
 	sigaction(SIGPIPE, &old_pipe, NULL);
 
 	int exec_err = 0;
+	if (pid > 0 && o->sandbox && read(status_p[0], &r->sandbox, sizeof r->sandbox) != (ssize_t)sizeof r->sandbox)
+		memset(&r->sandbox, 0, sizeof r->sandbox);
 	if (pid > 0 && read(status_p[0], &exec_err, sizeof exec_err) == (ssize_t)sizeof exec_err) {
 		r->started = false;
 		r->exec_errno = exec_err;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "probe/probe_sandbox.h"
 #include "util/arena.h"
 
 #define RUNPROC_KEEP (1u << 20)      /* bytes of each stream kept for the report */
@@ -26,6 +27,7 @@ struct runproc_opts {
 	char *const *envp;     /* its environment */
 	double timeout;        /* seconds; 0 = none */
 	int out_fd, err_fd;    /* where its stdout and stderr pass to (cudx's 1 and 2, or 2 and 2) */
+	bool sandbox;          /* enter the probe's sandbox before exec (--sandbox) */
 };
 
 struct runproc_result {
@@ -38,6 +40,7 @@ struct runproc_result {
 	bool timed_out;        /* cudx ended it at --timeout */
 	double seconds;        /* wall time */
 	long long pid;
+	struct probe_sandbox sandbox; /* what --sandbox could apply, as the child reported it */
 	struct runproc_stream out, err;
 };
 
