@@ -59,15 +59,37 @@ static void collect_paths(struct judge *j)
 	}
 }
 
-/* One evidence line per loaded file the finding names: which process loaded it, how. */
+/* The driver libraries the program looked for and never found belong to the driver's findings
+ * (check leaves them out of lib-not-found too). */
+static void driver_searches(struct judge *j, struct finding *f)
+{
+	const struct run_observation *ro = j->rep->ro;
+	for (size_t i = 0; i < ro->n_not_found; i++) {
+		const struct run_not_found *nf = &ro->not_found[i];
+		const struct kb_lib *k = kb_lib_classify(path_basename(nf->name), OS_LINUX);
+		if (k && k->family && strcmp(k->family, "driver") == 0)
+			finding_evidence(f, "cudx run: %s looked for %s%s%s and found none (%zu places tried)",
+					 observed_proc_label(j->ctx->arena, &ro->procs.procs[nf->proc]), nf->name,
+					 nf->requested_by ? ", asked by " : "", nf->requested_by ? nf->requested_by : "",
+					 nf->search->n_tried + nf->search->more_tried);
+	}
+}
+
+/* One evidence line per loaded file the finding names: which process loaded it, how. A finding
+ * about a library (its subject is one) is about the program only through a loaded copy of that
+ * same library: driver-too-old for the toolkit's cudart names the libcuda the program loaded as
+ * its evidence, but is not about a program that loaded another cudart. */
 static bool about_program(struct judge *j, struct finding *f)
 {
 	bool hit = false;
 	size_t added = 0;
+	const struct kb_lib *subject = f->subject ? kb_lib_classify(path_basename(f->subject), OS_LINUX) : NULL;
 	for (size_t i = 0; i < j->n_paths && added < 3; i++) {
 		const struct loaded_path *lp = &j->paths[i];
 		bool named = (f->subject && (strcmp(f->subject, lp->path) == 0 || (lp->real && strcmp(f->subject, lp->real) == 0)));
-		for (size_t e = 0; e < f->n_evidence && !named; e++)
+		const struct kb_lib *k = kb_lib_classify(path_basename(lp->path), OS_LINUX);
+		bool same_lib = !subject || (k && strcmp(k->component, subject->component) == 0);
+		for (size_t e = 0; e < f->n_evidence && !named && same_lib; e++)
 			named = mentions(f->evidence[e], lp->path) || (lp->real && mentions(f->evidence[e], lp->real));
 		if (!named)
 			continue;
@@ -93,8 +115,11 @@ static bool about_program(struct judge *j, struct finding *f)
 			return true;
 	}
 	for (size_t i = 0; j->uses_gpu && i < sizeof machine_wide / sizeof machine_wide[0]; i++)
-		if (strcmp(f->id, machine_wide[i]) == 0)
+		if (strcmp(f->id, machine_wide[i]) == 0) {
+			if (strcmp(f->id, "no-driver") == 0)
+				driver_searches(j, f);
 			return true;
+		}
 	return false;
 }
 

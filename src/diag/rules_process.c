@@ -16,7 +16,7 @@ static void not_found_copies(struct diag_ctx *d, struct finding *f, const char *
 	size_t shown = 0;
 	for (size_t i = 0; i < d->inv->n_libs && shown < 3; i++) {
 		const struct lib_file *l = &d->inv->libs[i];
-		if (l->broken_link || (strcmp(l->name, base) != 0 && !(l->soname && strcmp(l->soname, base) == 0)))
+		if (l->broken_link || l->is_stub || (strcmp(l->name, base) != 0 && !(l->soname && strcmp(l->soname, base) == 0)))
 			continue;
 		finding_evidence(f, "a copy exists off the search path: %s (%s%s%s)", l->path, l->origin,
 				 l->version ? ", version " : "", l->version ? l->version : "");
@@ -97,8 +97,14 @@ static void check_searched_not_found(struct diag_ctx *d, const struct rule *self
 	const struct run_observation *ro = d->inv->run;
 	if (!ro)
 		return;
-	for (size_t i = 0; i < ro->n_not_found; i++)
+	for (size_t i = 0; i < ro->n_not_found; i++) {
+		/* as in check (rules_loader.c): a missing driver library is the driver family's finding
+		 * (no-driver), which cudx run completes with these searches */
+		const struct kb_lib *k = kb_lib_classify(path_basename(ro->not_found[i].name), OS_LINUX);
+		if (k && k->family && strcmp(k->family, "driver") == 0)
+			continue;
 		emit_not_found(d, self, ro, &ro->not_found[i]);
+	}
 }
 
 static void check_not_audited(struct diag_ctx *d, const struct rule *self)

@@ -49,6 +49,11 @@ run_json() {
 	[ "$status" -le 1 ] || { echo "cudx exited $status: $cmd_err"; return 1; }
 }
 
+# Severity of the first finding with an id.
+finding_severity() {
+	py 'print(next(f["severity"] for f in r["findings"] if f["id"]==sys.argv[1]))' "$1"
+}
+
 # The finding ids of "other_findings" (this machine, not about the program).
 other_ids() {
 	py 'print("\n".join(f["id"] for f in r["other_findings"]))'
