@@ -180,3 +180,38 @@ assert r["prediction"]["agreed"] >= 2'
 	run_json -- true
 	[ "$(py 'print(r["sandbox"])')" = None ]
 }
+
+@test "the audit library leaves the program alone: the same output, descriptors and environment" {
+	cat >"$BATS_TEST_TMPDIR/fds.c" <<'C'
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+static int count_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+int main(void)
+{
+	int before = count_fds();
+	void *h = dlopen("libz.so.1", RTLD_NOW);
+	int fd = open("/dev/null", O_RDONLY);
+	printf("fds %d %d, new fd %d, dlopen %s, CUDX_AUDIT_OUT %s\n", before, count_fds(), fd, h ? "ok" : "failed",
+	       getenv("CUDX_AUDIT_OUT") ? "set" : "unset");
+	return 0;
+}
+C
+	cc -o "$BATS_TEST_TMPDIR/fds" "$BATS_TEST_TMPDIR/fds.c" -ldl
+	direct=$("$BATS_TEST_TMPDIR/fds")
+	run_json -- "$BATS_TEST_TMPDIR/fds"
+	# the record file's variable is the one trace cudx leaves in the environment
+	[ "$cmd_err" = "${direct/unset/set}" ]
+	[ "$(py 'print(r["processes"][0]["objects"][-1]["requested_as"])')" = libz.so.1 ]
+}
