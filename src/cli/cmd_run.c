@@ -79,9 +79,14 @@ static const char *audit_blocker(struct cudx_ctx *ctx, const char *file)
 	struct elf_info e;
 	const char *err = NULL;
 	const char *why = NULL;
-	if (m.data.n >= 4 && memcmp(m.data.p, "\177ELF", 4) == 0 && elf_parse(m.data, ctx->arena, &e, &err) &&
-	    !e.interp)
-		why = arena_printf(ctx->arena, "%s is statically linked (no program interpreter, no dynamic loader)", file);
+	if (m.data.n >= 4 && memcmp(m.data.p, "\177ELF", 4) == 0 && elf_parse(m.data, ctx->arena, &e, &err)) {
+		if (!e.interp)
+			why = arena_printf(ctx->arena, "%s is statically linked (no program interpreter, no dynamic loader)",
+					   file);
+		else if (e.elf_class != (int)sizeof(void *) * 8)
+			why = arena_printf(ctx->arena, "%s is a %d-bit program: the loader cannot load the %d-bit audit library",
+					   file, e.elf_class, (int)sizeof(void *) * 8);
+	}
 	sysroot_unmap(&m);
 	return why;
 }

@@ -154,9 +154,10 @@ void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 		fputc('\n', out);
 	}
 	if (ro->procs.n_procs > ro->n_judged)
-		fprintf(out, "%zu more process%s (or exec'd images) loaded no GPU library%s\n\n",
-			ro->procs.n_procs - ro->n_judged, ro->procs.n_procs - ro->n_judged == 1 ? "" : "es",
-			ctx->opt->verbose ? "" : " (--json lists them)");
+		fprintf(out, "%zu more program image%s (a child, or what an exec replaced) loaded no GPU library "
+			     "(--json lists %s)\n\n",
+			ro->procs.n_procs - ro->n_judged, ro->procs.n_procs - ro->n_judged == 1 ? "" : "s",
+			ro->procs.n_procs - ro->n_judged == 1 ? "it" : "them");
 	text_not_found(out, ctx, rep);
 	if (ro->n_not_found)
 		fputc('\n', out);

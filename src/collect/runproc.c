@@ -149,6 +149,9 @@ int runproc_run(struct arena *a, const struct runproc_opts *o, struct runproc_re
 	for (size_t i = 0; i < N_FORWARDED; i++)
 		sigaction(forwarded[i], &fwd, &old[i]);
 	sigaction(SIGPIPE, &ign, &old_pipe);
+	/* an inherited SIG_IGN for SIGCHLD would reap the command behind waitpid's back */
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
+	sigaction(SIGCHLD, &dfl, &old_chld);
 
 	double start = now_s();
 	pid_t pid = fork();
@@ -227,6 +230,7 @@ int runproc_run(struct arena *a, const struct runproc_opts *o, struct runproc_re
 	for (size_t i = 0; i < N_FORWARDED; i++)
 		sigaction(forwarded[i], &old[i], NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
 
 	int exec_err = 0;
 	if (pid > 0 && o->sandbox && read(status_p[0], &r->sandbox, sizeof r->sandbox) != (ssize_t)sizeof r->sandbox)
