@@ -57,11 +57,8 @@ static void text_process(FILE *out, struct cudx_ctx *ctx, const struct run_repor
 		const struct kb_lib *k = kb_lib_classify(path_basename(o->path), OS_LINUX);
 		if ((!k && ctx->opt->verbose == 0) || o->inherited)
 			continue;
-		const char *version = NULL;
-		const char *rp = observed_real_path(ctx, o->path);
-		for (size_t c = 0; k && c < rep->inv->n_libs && !version; c++)
-			if (rep->inv->libs[c].real_path && rp && strcmp(rep->inv->libs[c].real_path, rp) == 0)
-				version = rep->inv->libs[c].is_stub ? "stub" : rep->inv->libs[c].version;
+		const struct lib_file *copy = k ? observed_copy(ctx, rep->inv, o->path) : NULL;
+		const char *version = copy ? (copy->is_stub ? "stub" : copy->version) : NULL;
 		fprintf(out, "  %3zu  %-48s %s%s%s%s", o->id, o->path, k ? k->component : "", version ? " " : "",
 			version ? version : "", o->closed ? "  (closed again)" : "");
 		if (o->requested_as)
@@ -317,6 +314,9 @@ static json_t *process_json(struct cudx_ctx *ctx, const struct run_report *rep, 
 		json_object_set_new(j, "order", json_integer((json_int_t)ob->id));
 		json_object_set_new(j, "path", jstr(ob->path));
 		json_object_set_new(j, "real_path", jstr(observed_real_path(ctx, ob->path)));
+		/* the SONAME as the inventory read it: GPU libraries only (cudx reads no other file) */
+		const struct lib_file *copy = k ? observed_copy(ctx, rep->inv, ob->path) : NULL;
+		json_object_set_new(j, "soname", jstr(copy ? copy->soname : NULL));
 		json_object_set_new(j, "component", k ? json_string(k->component) : json_null());
 		json_object_set_new(j, "family", k ? json_string(k->family) : json_null());
 		json_object_set_new(j, "namespace", json_integer((json_int_t)ob->lmid));

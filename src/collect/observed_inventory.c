@@ -191,6 +191,15 @@ void observed_collect(struct cudx_ctx *ctx, struct inventory *inv, struct run_ob
 		use_loaded_libcuda(ctx, inv, libcuda);
 }
 
+const struct lib_file *observed_copy(struct cudx_ctx *ctx, const struct inventory *inv, const char *path)
+{
+	const char *rp = observed_real_path(ctx, path);
+	for (size_t c = 0; rp && c < inv->n_libs; c++)
+		if (inv->libs[c].real_path && strcmp(inv->libs[c].real_path, rp) == 0)
+			return &inv->libs[c];
+	return NULL;
+}
+
 void observed_fill_loaded(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro,
 			  size_t proc)
 {
@@ -206,10 +215,8 @@ void observed_fill_loaded(struct cudx_ctx *ctx, struct inventory *inv, const str
 		l->component = k->component;
 		l->family = k->family;
 		l->major = k->major;
-		const char *rp = observed_real_path(ctx, o->path);
-		for (size_t c = 0; c < inv->n_libs && !l->version; c++)
-			if (inv->libs[c].real_path && rp && strcmp(inv->libs[c].real_path, rp) == 0)
-				l->version = inv->libs[c].version;
+		const struct lib_file *copy = observed_copy(ctx, inv, o->path);
+		l->version = copy ? copy->version : NULL;
 		l->order = o->id;
 		l->lmid = o->lmid;
 		l->requested_as = o->requested_as;

@@ -68,6 +68,9 @@ void observed_fill_loaded(struct cudx_ctx *ctx, struct inventory *inv, const str
 void observed_predict(struct cudx_ctx *ctx, struct run_observation *ro);
 /* The real file behind path (links followed), or NULL. */
 const char *observed_real_path(struct cudx_ctx *ctx, const char *path);
+/* The inventory's copy of the file an object path leads to (its version, SONAME, stub mark), or
+ * NULL when it is no GPU library or was not read. */
+const struct lib_file *observed_copy(struct cudx_ctx *ctx, const struct inventory *inv, const char *path);
 /* The process's own description: "pid 123 (python3 train.py)". */
 const char *observed_proc_label(struct arena *a, const struct observed_process *p);
 
