@@ -4,7 +4,7 @@
 set -u
 what=${1:-run}
 run_pkgs="gcc make cmake libjansson-dev pkg-config"
-test_pkgs="$run_pkgs clang libclang-rt-dev libcmocka-dev bats gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 lld llvm file python3 util-linux jq binutils libtree pax-utils time"
+test_pkgs="$run_pkgs clang libclang-rt-dev libcmocka-dev bats gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 lld llvm file python3 python3-jsonschema util-linux jq binutils libtree pax-utils time"
 bench_pkgs="$run_pkgs pax-utils libtree time bc binutils"
 case $what in
 run) pkgs=$run_pkgs ;;

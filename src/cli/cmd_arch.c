@@ -1,13 +1,14 @@
 /* cudx arch FILE... : the GPU code inside binaries (SASS and PTX targets with counts, a summary of
  * `cuobjdump --list-elf/--list-ptx`) and whether it runs on the GPUs here or given with --gpu.
- * Compute (collect/arch + the arch rules), then show (text or JSON). */
+ * The files are the focus of the inventory (collect/focus.h): collect_arch reads them, every rule
+ * runs, and this command keeps the findings about the files. Then show (text or JSON). */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/command.h"
+#include "cli/focus_run.h"
 #include "collect/arch.h"
-#include "diag/rule.h"
 #include "report/report.h"
 
 static const char *verdict_text(const struct arch_judgement *j)
@@ -225,11 +226,10 @@ static json_t *json_file(const struct arch_inventory *ai, const struct arch_file
 	return o;
 }
 
-static void render_json(struct cudx_ctx *ctx, const struct arch_inventory *ai, const struct findings *fs)
+static void render_json(struct cudx_ctx *ctx, const struct inventory *inv, const struct findings *fs)
 {
-	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string("cudx/1"));
-	json_object_set_new(root, "command", json_string("arch"));
+	const struct arch_inventory *ai = inv->arch;
+	json_t *root = report_envelope_json(ctx, inv, "arch", fs);
 	json_t *gpus = json_array();
 	for (size_t g = 0; g < ai->n_gpus; g++) {
 		json_t *o = json_object();
@@ -250,7 +250,6 @@ static void render_json(struct cudx_ctx *ctx, const struct arch_inventory *ai, c
 	for (size_t i = 0; i < ai->n_files; i++)
 		json_array_append_new(files, json_file(ai, &ai->files[i]));
 	json_object_set_new(root, "files", files);
-	json_object_set_new(root, "findings", (json_t *)report_findings_json(fs));
 	report_json_dump(ctx->out, (struct json_t *)root);
 	json_decref(root);
 }
@@ -274,37 +273,26 @@ static int arch_run(struct cudx_ctx *ctx, int argc, char **argv)
 	if (n_files == 0)
 		return command_usage(&cmd_arch, "no FILE given");
 
-	/* the GPUs and driver of this machine, unless the user simulates them */
+	/* the GPUs and driver of this machine unless the user simulates them, and the files */
+	struct focus fo = { 0 };
+	for (size_t i = 0; i < n_files; i++)
+		focus_add(ctx->arena, &fo, FOCUS_GPU_CODE, files[i]);
 	struct inventory inv;
-	memset(&inv, 0, sizeof inv);
-	if (ctx->opt->n_gpus == 0 || !ctx->opt->driver) {
-		collect_system(ctx, &inv);
-		collect_env(ctx, &inv);
-		collect_driver(ctx, &inv);
-		if (ctx->opt->n_gpus == 0)
-			collect_gpus(ctx, &inv);
-	}
-	struct arch_inventory *ai = arena_calloc(ctx->arena, 1, sizeof *ai);
-	arch_inventory_init(ctx, &inv, ai);
+	focus_collect(ctx, &inv, &fo);
+	if (!inv.arch) /* a Windows target has no GPU-code collector of its own: the files still count */
+		collect_arch(ctx, &inv);
+	const struct arch_inventory *ai = inv.arch;
 	if (ai->n_bad_gpus)
 		return command_usage(&cmd_arch, arena_printf(ctx->arena, "unknown GPU '%s' (give sm_XY, X.Y or a model name)",
 							     ai->bad_gpus[0]));
 	bool unreadable = false;
-	for (size_t i = 0; i < n_files; i++)
-		unreadable |= arch_analyze_file(ctx, ai, files[i], NULL)->error != NULL;
-	inv.arch = ai;
-
-	/* only the arch rules: the command judges the files, not the whole machine */
+	for (size_t i = 0; i < ai->n_files; i++)
+		unreadable |= ai->files[i].error != NULL;
 	struct findings fs;
-	findings_init(&fs, ctx->arena);
-	struct diag_ctx d = { ctx, &inv, &fs };
-	for (size_t r = 0; r < rules_arch.n_rules; r++)
-		if (strcmp(rules_arch.rules[r].id, "gpu-unsupported-by-toolkit") != 0)
-			rules_arch.rules[r].check(&d, &rules_arch.rules[r]);
-	findings_sort(&fs);
+	focus_judge(ctx, &inv, &fs);
 
 	if (ctx->opt->format == OUT_JSON)
-		render_json(ctx, ai, &fs);
+		render_json(ctx, &inv, &fs);
 	else
 		render_text(ctx, ai, &fs);
 	if (unreadable)

@@ -1,4 +1,5 @@
-/* cudx check (the default command): collect the inventory, run every rule, report. */
+/* cudx check (the default command): collect the inventory, run every rule, report them all. The
+ * other commands run the same flow about a subject (cli/focus_run.h) and keep what is about it. */
 #include "cli/command.h"
 #include "collect/inventory.h"
 #include "diag/rule.h"
@@ -13,8 +14,7 @@ static int check_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct findings fs;
 	findings_init(&fs, ctx->arena);
 	struct diag_ctx d = { .ctx = ctx, .inv = &inv, .out = &fs };
-	diag_run(&d);
-	findings_sort(&fs);
+	diag_run(&d); /* every rule, findings sorted */
 	switch (ctx->opt->format) {
 	case OUT_JSON:
 		report_check_json(ctx->out, ctx, &inv, &fs);

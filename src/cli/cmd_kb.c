@@ -13,7 +13,7 @@
 
 static const char kb_usage[] =
 	"kb driver CUDA|DRIVER | gpu NAME|SM | arch CUDA|SM | lib NAME|FILE [--cuda N] [--os OS] | cudnn VER | "
-	"framework NAME [VER] | error CODE|NAME [--api API] | tables";
+	"framework NAME [VER] | error CODE|NAME [--api API] | findings [ID] | tables";
 
 static const char *s_(json_t *o, const char *key)
 {
@@ -294,6 +294,31 @@ static void text_sources(FILE *out, const struct cudx_ctx *ctx, json_t *r)
 	}
 }
 
+/* `cudx kb findings`: every finding id with its severity and what it means. */
+static void text_findings(FILE *out, const struct cudx_ctx *ctx, json_t *r)
+{
+	size_t i;
+	json_t *f;
+	bool one = json_array_size(json_object_get(r, "findings")) == 1;
+	json_array_foreach(json_object_get(r, "findings"), i, f)
+	{
+		fprintf(out, "%s%-28s%s %-7s %s(%s)%s", style_bold(ctx), s_(f, "id"), style_reset(ctx), s_(f, "severity"),
+			style_dim(ctx), s_(f, "family"), style_reset(ctx));
+		if (s_(f, "mild_when"))
+			fprintf(out, "; %s when %s", s_(f, "mild_severity"), s_(f, "mild_when"));
+		fputc('\n', out);
+		if (!one)
+			continue;
+		if (s_(f, "cause"))
+			fprintf(out, "  %s\n", s_(f, "cause"));
+		size_t k;
+		json_t *x;
+		json_array_foreach(json_object_get(f, "fix"), k, x) fprintf(out, "  fix: %s\n", json_string_value(x));
+		if (s_(f, "ref"))
+			fprintf(out, "  see: %s\n", s_(f, "ref"));
+	}
+}
+
 static void render_text(FILE *out, const struct cudx_ctx *ctx, const char *topic, json_t *r)
 {
 	if (!json_is_true(json_object_get(r, "found"))) {
@@ -314,6 +339,10 @@ static void render_text(FILE *out, const struct cudx_ctx *ctx, const char *topic
 		text_framework(out, ctx, r);
 	else if (strcmp(topic, "error") == 0)
 		text_error(out, ctx, r);
+	else if (strcmp(topic, "findings") == 0) {
+		text_findings(out, ctx, r);
+		return;
+	}
 	else if (strcmp(topic, "tables") == 0 || strcmp(topic, "sources") == 0) {
 		text_tables(out, r);
 		text_sources(out, ctx, r);
@@ -377,16 +406,21 @@ static int kb_run(struct cudx_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (npos == 0)
-		return command_usage(&cmd_kb, "which topic? (driver, gpu, arch, lib, cudnn, framework, error, tables)");
+		return command_usage(&cmd_kb, "which topic? (driver, gpu, arch, lib, cudnn, framework, error, findings, tables)");
 	q.topic = pos[0];
 	q.arg = pos[1];
 	q.arg2 = pos[2];
 	json_t *r = NULL;
 	const char *problem = NULL;
-	enum kb_query_status st = kb_query_run(&q, &r, &problem);
+	enum kb_query_status st;
+	if (strcmp(q.topic, "findings") == 0) { /* the rule registry: knowledge of cudx's own */
+		r = report_rules_json(q.arg);
+		st = json_is_true(json_object_get(r, "found")) ? KBQ_FOUND : KBQ_NOT_FOUND;
+	} else
+		st = kb_query_run(&q, &r, &problem);
 	if (st == KBQ_USAGE) {
 		if (problem && strcmp(problem, "unknown topic") == 0)
-			fprintf(stderr, "cudx kb: unknown topic '%s' (topics: %s)\n", q.topic, kb_query_topics);
+			fprintf(stderr, "cudx kb: unknown topic '%s' (topics: %s, findings)\n", q.topic, kb_query_topics);
 		else
 			fprintf(stderr, "cudx kb %s: %s\n", q.topic, problem ? problem : "bad arguments");
 		fprintf(stderr, "usage: cudx %s\n", kb_usage);
@@ -394,8 +428,7 @@ static int kb_run(struct cudx_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *root = json_object();
-		json_object_set_new(root, "schema", json_string("cudx/1"));
+		json_t *root = report_envelope_json(ctx, NULL, "kb", NULL);
 		json_object_set_new(root, "kb", json_incref(r));
 		report_json_dump(ctx->out ? ctx->out : stdout, root);
 		json_decref(root);
@@ -409,6 +442,6 @@ static int kb_run(struct cudx_ctx *ctx, int argc, char **argv)
 const struct command cmd_kb = {
 	.name = "kb",
 	.usage = "kb TOPIC [ARGS]",
-	.summary = "query the knowledge base (driver, gpu, arch, lib, cudnn, framework, error)",
+	.summary = "query the knowledge base (driver, gpu, arch, lib, cudnn, framework, error, findings)",
 	.run = kb_run,
 };

@@ -1,11 +1,12 @@
-/* cudx probe: the live smoke test alone (src/probe/), with the findings it leads to. */
+/* cudx probe: the live smoke test alone (src/probe/), with the findings it leads to (made by the
+ * probe rules, or by another family and confirmed by the probe). */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/command.h"
+#include "cli/focus_run.h"
 #include "collect/inventory.h"
-#include "diag/rule.h"
 #include "probe/probe.h"
 #include "probe/probe_ctx.h"
 #include "report/report.h"
@@ -72,17 +73,12 @@ static int probe_cmd_run(struct cudx_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 
-	/* What the probe's rules need beside the probe: the driver (device nodes, kernel module) and
-	 * the system (container?). The library survey is left to `cudx check` (it reads every copy
-	 * of every library, most of the time of a check): the probe finds the cudarts the search
-	 * path gives, plus any named with --cudart. */
+	/* The inventory check collects, with the probe's own stages and targets: every rule runs over
+	 * it, and this command keeps the findings the probe made or added its evidence to. */
+	struct focus fo = { 0 };
+	focus_add(ctx->arena, &fo, FOCUS_PROBE, "probe");
 	struct inventory inv;
-	memset(&inv, 0, sizeof inv);
-	collect_system(ctx, &inv);
-	collect_env(ctx, &inv);
-	collect_driver(ctx, &inv);
-	collect_gpus(ctx, &inv);
-
+	focus_collect(ctx, &inv, &fo);
 	struct probe_options o;
 	probe_options_from_ctx(ctx, &inv, &o);
 	o.stages = stages;
@@ -95,20 +91,12 @@ static int probe_cmd_run(struct cudx_ctx *ctx, int argc, char **argv)
 	ctx->opt->no_probe = false; /* asking for the probe by name overrides --no-probe */
 	probe_collect(ctx, &inv, &o);
 	ctx->opt->no_probe = no_probe;
-
 	struct findings fs;
-	findings_init(&fs, ctx->arena);
-	struct diag_ctx d = { .ctx = ctx, .inv = &inv, .out = &fs };
-	for (size_t r = 0; r < rules_probe.n_rules; r++)
-		rules_probe.rules[r].check(&d, &rules_probe.rules[r]);
-	findings_sort(&fs);
+	focus_judge(ctx, &inv, &fs);
 
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *o_json = json_object();
-		json_object_set_new(o_json, "schema", json_string("cudx/1"));
-		json_object_set_new(o_json, "command", json_string("probe"));
+		json_t *o_json = report_envelope_json(ctx, &inv, "probe", &fs);
 		json_object_set_new(o_json, "probe", probe_report_json(inv.probe));
-		json_object_set_new(o_json, "findings", (json_t *)report_findings_json(&fs));
 		report_json_dump(ctx->out, (struct json_t *)o_json);
 		json_decref(o_json);
 	} else {

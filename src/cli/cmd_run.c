@@ -190,7 +190,8 @@ static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 
 	struct run_observation *ro = arena_calloc(ctx->arena, 1, sizeof *ro);
 	rep.ro = ro;
-	const char *blocker = audit_blocker(ctx, which(ctx, rep.argv[0]));
+	ro->command = which(ctx, rep.argv[0]);
+	const char *blocker = audit_blocker(ctx, ro->command);
 	struct runproc_opts po = {
 		.argv = rep.argv,
 		.envp = child_env(ctx, rep.audit_lib, record),

@@ -1,15 +1,18 @@
 /* cudx tree FILE: the dependency tree as ld.so would load it, how each library was found,
  * missing ones and symbol-version failures marked, and the run-time (dlopen) loads the knowledge
- * base knows of. The work is in src/loader/loader_tree.c; this file parses and prints. */
+ * base knows of. FILE is the focus of the inventory (collect/focus.h): the loader builds the tree
+ * (src/loader/loader_tree.c), every rule judges it with the rest of the system (each failed edge
+ * by the loader rules, a stub or damaged library in it by the driver and library rules), and
+ * this command keeps the findings about the tree's files and the libraries it misses. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/command.h"
+#include "cli/focus_run.h"
 #include "cli/win_why.h"
 #include "loader/loader_present.h"
-#include "loader/loader_why.h"
 #include "report/report.h"
 #include "sys/context.h"
 
@@ -25,9 +28,10 @@ static bool edge_version_error(const struct loader_result *r)
 	return false;
 }
 
-static json_t *tree_json(const struct loader *L, const struct loader_tree *t, const struct findings *fs)
+static json_t *tree_json(struct cudx_ctx *ctx, const struct inventory *inv, const struct loader *L,
+			 const struct loader_tree *t, const struct findings *fs)
 {
-	json_t *o = json_object();
+	json_t *o = report_envelope_json(ctx, inv, "tree", fs);
 	json_object_set_new(o, "file", json_string(t->root->path));
 	json_t *objs = json_array();
 	for (size_t i = 0; i < L->n_objects; i++) {
@@ -69,7 +73,6 @@ static json_t *tree_json(const struct loader *L, const struct loader_tree *t, co
 	json_object_set_new(o, "edges", edges);
 	json_object_set_new(o, "missing", json_integer((json_int_t)t->n_missing));
 	json_object_set_new(o, "version_errors", json_integer((json_int_t)t->n_version_errors));
-	json_object_set_new(o, "findings", report_findings_json(fs));
 	return o;
 }
 
@@ -158,55 +161,30 @@ static int tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 	}
 	if (!file)
 		return command_usage(&cmd_tree, "FILE is missing");
-	struct loader L;
-	loader_present_init(ctx, &L);
-	L.cfg.no_dlopen_edges = no_dlopen;
-	struct loader_tree t;
-	loader_tree(&L, file, &t);
-	if (!t.root) {
-		fprintf(stderr, "cudx tree: %s\n", t.error);
+	struct focus fo = { 0 };
+	struct focus_item *it = focus_add(ctx->arena, &fo, FOCUS_OBJECT, file);
+	it->no_dlopen = no_dlopen;
+	struct inventory inv;
+	struct findings fs;
+	focus_run(ctx, &inv, &fo, &fs);
+	if (it->error || !it->tree) {
+		fprintf(stderr, "cudx tree: %s\n", it->error ? it->error : "cannot read the file");
 		return 2;
 	}
-	/* findings for every failed edge, each with the copies on disk */
-	struct findings fs;
-	findings_init(&fs, ctx->arena);
-	const char **reported = arena_calloc(ctx->arena, t.n_edges + 1, sizeof *reported);
-	size_t *reported_at = arena_calloc(ctx->arena, t.n_edges + 1, sizeof *reported_at), n_reported = 0;
-	for (size_t i = 0; i < t.n_edges && fs.n < 200; i++) {
-		struct loader_result *r = t.edges[i].result;
-		if (r->object && !r->n_missing_versions)
-			continue;
-		/* one finding per missing name; the other objects that want it become evidence */
-		size_t k = 0;
-		while (!r->object && k < n_reported && strcmp(reported[k], r->name) != 0)
-			k++;
-		if (!r->object && k < n_reported) {
-			finding_evidence(&fs.v[reported_at[k]], "also wanted by %s%s", r->from,
-					 t.edges[i].runtime ? " (dlopen)" : "");
-			continue;
-		}
-		if (!r->object) {
-			reported[n_reported] = r->name;
-			reported_at[n_reported++] = fs.n;
-		}
-		struct loader_why w = { .result = r };
-		w.n_conf_dirs = loader_ldconf_dirs(&L, &w.conf_dirs);
-		if (!r->object)
-			loader_why_copies(&L, &w, NULL, 0);
-		loader_why_findings(&L, &w, &fs);
-	}
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *j = tree_json(&L, &t, &fs);
+		json_t *j = tree_json(ctx, &inv, it->loader, it->tree, &fs);
 		report_json_dump(ctx->out, j);
 		json_decref(j);
 	} else {
-		tree_text(ctx, &L, &t);
+		tree_text(ctx, it->loader, it->tree);
 		if (fs.n) {
 			fputc('\n', ctx->out);
 			report_findings_text(ctx->out, ctx, &fs);
 		}
 	}
-	return t.n_missing || t.n_version_errors ? 1 : 0;
+	/* 1 when a finding about the tree is an error: a missing library, a missing symbol version,
+	 * a stub or damaged file in it, no driver for the libcuda it loads */
+	return findings_exit_status(&fs);
 }
 
 const struct command cmd_tree = {

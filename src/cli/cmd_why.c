@@ -1,25 +1,29 @@
 /* cudx why NAME [--from OBJECT]: how dlopen(NAME) (or OBJECT's NEEDED edge) resolves, every
  * candidate in order with the reason it was taken or rejected, the other copies on disk when it
- * fails, and the fix. The work is in src/loader/loader_why.c; this file parses and prints. */
+ * fails, and the fix. NAME is the focus of the inventory (collect/focus.h): the loader resolves it
+ * (src/loader/loader_why.c), every rule judges it with the rest of the system, and this command
+ * keeps the findings about it, the file it resolves to and that file's dependencies. */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/focus_run.h"
 #include "cli/win_why.h"
+#include "collect/focus.h"
 #include "loader/loader_present.h"
-#include "collect/inventory.h"
 #include "loader/loader_why.h"
 #include "report/report.h"
 #include "sys/context.h"
 
 extern const struct command cmd_why;
 
-static json_t *why_json(const struct loader_why *w, const struct findings *fs)
+static json_t *why_json(struct cudx_ctx *ctx, const struct inventory *inv, const struct loader_why *w,
+			const struct findings *fs)
 {
 	const struct loader_result *r = w->result;
-	json_t *o = json_object();
+	json_t *o = report_envelope_json(ctx, inv, "why", fs);
 	json_object_set_new(o, "name", json_string(r->name));
 	json_object_set_new(o, "from", r->from ? json_string(r->from) : json_null());
 	json_object_set_new(o, "resolved", r->path ? json_string(r->path) : json_null());
@@ -48,7 +52,6 @@ static json_t *why_json(const struct loader_why *w, const struct findings *fs)
 		json_array_append_new(copies, cj);
 	}
 	json_object_set_new(o, "other_copies", copies);
-	json_object_set_new(o, "findings", report_findings_json(fs));
 	return o;
 }
 
@@ -109,29 +112,24 @@ static int why_run(struct cudx_ctx *ctx, int argc, char **argv)
 	}
 	if (!name)
 		return command_usage(&cmd_why, "NAME is missing");
-	struct loader L;
-	loader_present_init(ctx, &L);
-	struct loader_why w;
-	const char *err;
-	loader_why(&L, name, from, &w, &err);
-	if (!w.result) {
-		fprintf(stderr, "cudx why: %s\n", err ? err : "cannot read the object");
+	struct focus fo = { 0 };
+	struct focus_item *it = focus_add(ctx->arena, &fo, FOCUS_LIBRARY, name);
+	it->from = from;
+	struct inventory inv;
+	struct findings fs;
+	focus_run(ctx, &inv, &fo, &fs);
+	if (it->error || !it->why) {
+		fprintf(stderr, "cudx why: %s\n", it->error ? it->error : "cannot read the object");
 		return 2;
 	}
-	/* the copies on disk come from the search dirs and from the inventory of known libraries */
-	const char **extra;
-	size_t n_extra = loader_present_known_libs(ctx, &extra);
-	loader_why_copies(&L, &w, extra, n_extra);
-	struct findings fs;
-	findings_init(&fs, ctx->arena);
-	loader_why_findings(&L, &w, &fs);
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *j = why_json(&w, &fs);
+		json_t *j = why_json(ctx, &inv, it->why, &fs);
 		report_json_dump(ctx->out, j);
 		json_decref(j);
 	} else
-		why_text(ctx, &w, &fs);
-	return w.result->object && !findings_exit_status(&fs) ? 0 : 1;
+		why_text(ctx, it->why, &fs);
+	/* 0: found and nothing wrong with it; 1: not found, or an error finding about it */
+	return it->why->result->object && !findings_exit_status(&fs) ? 0 : 1;
 }
 
 const struct command cmd_why = {

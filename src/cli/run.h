@@ -29,15 +29,16 @@ struct run_report {
 	struct runproc_result proc;
 	struct run_observation *ro;
 	struct inventory *inv;
-	struct findings findings; /* about what the command loaded and searched for */
+	struct findings findings; /* about what the command loaded and searched for (the focus) */
 	struct findings other;    /* the rest of this machine's findings (cudx check shows them) */
 	struct run_message *messages;
 	size_t n_messages, cap_messages;
 	size_t dropped_messages;
 };
 
-/* Judge: the process rules, process-mixed-libs per watched process, the machine's findings that
- * concern what was loaded (with the run's evidence added), then explain over the output. */
+/* Judge: every rule (the process family judges what each watched process loaded), then keep the
+ * findings about the run's focus (the program, what it loaded, what it never found) with the
+ * run's evidence added, and read the output as explain reads a log. */
 void run_judge(struct cudx_ctx *ctx, struct run_report *rep);
 
 void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *rep);

@@ -238,24 +238,6 @@ static json_t *jstr(const char *s)
 	return s ? jstrn(s, strlen(s)) : json_null();
 }
 
-/* The envelope's "system", the keys check prints. Until the shared envelope builder lands
- * (unify, issue 12), built here from the inventory. */
-static json_t *system_json(const struct inventory *inv)
-{
-	const struct system_info *s = &inv->system;
-	json_t *o = json_object();
-	json_object_set_new(o, "root", jstr(s->root));
-	json_object_set_new(o, "live", json_boolean(s->live));
-	json_object_set_new(o, "os", jstr(s->os));
-	json_object_set_new(o, "os_name", jstr(s->os_name));
-	json_object_set_new(o, "kernel", jstr(s->kernel));
-	json_object_set_new(o, "machine", jstr(s->machine));
-	json_object_set_new(o, "hostname", jstr(s->hostname));
-	json_object_set_new(o, "container", json_boolean(s->container));
-	json_object_set_new(o, "env_origin", jstr(s->env_origin));
-	return o;
-}
-
 static json_t *stream_json(const struct runproc_stream *s)
 {
 	json_t *o = json_object();
@@ -403,15 +385,7 @@ static json_t *messages_json(const struct run_report *rep)
 void run_render_json(FILE *out, struct cudx_ctx *ctx, const struct run_report *rep)
 {
 	const struct run_observation *ro = rep->ro;
-	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string("cudx/1"));
-	json_object_set_new(root, "command", json_string("run"));
-	json_t *tool = json_object();
-	json_object_set_new(tool, "name", json_string("cudx"));
-	json_object_set_new(tool, "version", json_string(CUDX_VERSION));
-	json_object_set_new(root, "tool", tool);
-	json_object_set_new(root, "system", system_json(rep->inv));
-	json_object_set_new(root, "findings", report_findings_json(&rep->findings));
+	json_t *root = report_envelope_json(ctx, rep->inv, "run", &rep->findings);
 	json_t *argv = json_array();
 	for (int i = 0; i < rep->argc; i++)
 		json_array_append_new(argv, jstr(rep->argv[i]));

@@ -1,13 +1,15 @@
 /* `cudx why` and `cudx tree` on a Windows tree (--root of a copied C: drive, --os windows).
  * cmd_why.c / cmd_tree.c hand over with `if (ctx->os == OS_WINDOWS) return win_why_run(...)`.
- * Compute (loader + rules), then show (text or JSON) at the end of this file. */
+ * The DLL asked about is the focus of the inventory (collect/focus.h): collect_windows simulates
+ * its load beside check's, the rules judge them all, and the command keeps the findings about the
+ * DLLs its load reaches or misses (cli/focus_run.h). Then show (text or JSON). */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/focus_run.h"
 #include "cli/win_why.h"
 #include "collect/windows.h"
-#include "diag/rules_windows.h"
 #include "report/json_parts.h"
 #include "report/report.h"
 
@@ -89,14 +91,18 @@ static const char *as_win(struct cudx_ctx *ctx, const char *p)
 	return p && p[0] == '/' ? win_path_from_root(ctx->arena, p) : p;
 }
 
-static void setup(struct cudx_ctx *ctx, struct windows_inventory *w, struct win_args *wa)
+/* The focus of why/tree: the DLL and the host settings the load is simulated with. */
+static struct focus_item *focus_of(struct cudx_ctx *ctx, struct focus *fo, const struct win_args *wa,
+				   enum focus_kind kind, const char *reason)
 {
-	win_inventory_init(ctx, w, as_win(ctx, wa->exe), as_win(ctx, wa->cwd));
+	memset(fo, 0, sizeof *fo);
+	fo->win.exe = as_win(ctx, wa->exe);
+	fo->win.cwd = as_win(ctx, wa->cwd);
 	for (size_t i = 0; i < wa->n_dll_dirs; i++)
-		win_loader_add_dll_dir(&w->loader, as_win(ctx, wa->dll_dirs[i]));
-	if (wa->set_dll_dir)
-		w->loader.t.set_dll_directory = as_win(ctx, wa->set_dll_dir);
-	win_inventory_scan(ctx, w);
+		fo->win.dll_dirs[fo->win.n_dll_dirs++] = as_win(ctx, wa->dll_dirs[i]);
+	fo->win.set_dll_dir = wa->set_dll_dir ? as_win(ctx, wa->set_dll_dir) : NULL;
+	fo->win.reason = reason;
+	return focus_add(ctx->arena, fo, kind, as_win(ctx, wa->name));
 }
 
 /* --- show ------------------------------------------------------------------------------------ */
@@ -241,12 +247,6 @@ static void print_tree(struct cudx_ctx *ctx, const struct win_tree *t, bool show
 		fprintf(out, "... (tree cut at %d DLLs)\n", WIN_TREE_MAX_NODES);
 }
 
-static int finish(struct cudx_ctx *ctx, struct findings *fs)
-{
-	findings_sort(fs);
-	return findings_exit_status(fs);
-}
-
 /* --- commands -------------------------------------------------------------------------------- */
 
 int win_why_run(struct cudx_ctx *ctx, int argc, char **argv)
@@ -254,36 +254,33 @@ int win_why_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct win_args wa;
 	if (parse_args("why", win_why_usage, argc, argv, &wa))
 		return 2;
-	struct windows_inventory w;
-	setup(ctx, &w, &wa);
 	const char *from = as_win(ctx, wa.from);
-	const char *from_dir = from ? dir_of(ctx->arena, from) : NULL;
-	const struct win_query *q = win_inventory_query(
-		ctx, &w, as_win(ctx, wa.name), from_dir,
-		from ? arena_printf(ctx->arena, "imported by %s", from) : "asked for (cudx why)", true);
+	struct focus fo;
+	struct focus_item *it = focus_of(ctx, &fo, &wa, FOCUS_LIBRARY,
+					 from ? arena_printf(ctx->arena, "imported by %s", from) : "asked for (cudx why)");
+	fo.win.from_dir = from ? dir_of(ctx->arena, from) : NULL;
+	struct inventory inv;
 	struct findings fs;
-	findings_init(&fs, ctx->arena);
-	struct win_diag wd = { .ctx = ctx, .w = &w, .out = &fs };
-	win_diagnose_query(&wd, q);
-	int status = finish(ctx, &fs);
+	focus_run(ctx, &inv, &fo, &fs);
+	const struct windows_inventory *w = inv.windows;
+	const struct win_query *q = it->query;
 	const struct win_resolution *r = &q->tree.nodes[0].res;
+	const struct win_candidate *c = win_chosen(r);
+	/* 0: it loads and nothing about it is wrong; 1: it does not load, or an error finding */
+	int status = (c || r->system) && !findings_exit_status(&fs) ? 0 : 1;
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *o = json_object();
-		json_object_set_new(o, "schema", json_string("cudx/1"));
-		json_object_set_new(o, "command", json_string("why"));
+		json_t *o = report_envelope_json(ctx, &inv, "why", &fs);
 		json_object_set_new(o, "os", json_string("windows"));
-		json_object_set_new(o, "host", host_json(&w.loader.t));
+		json_object_set_new(o, "host", host_json(&w->loader.t));
 		json_object_set_new(o, "resolution", res_json(ctx, r));
 		json_object_set_new(o, "dependencies", tree_json(ctx, &q->tree));
-		json_object_set_new(o, "findings", report_findings_json(&fs));
 		report_json_dump(ctx->out, o);
 		json_decref(o);
 		return status;
 	}
 	FILE *out = ctx->out;
-	const struct win_candidate *c = win_chosen(r);
 	fprintf(out, "%s%s%s (Windows loader rules)\n", style_bold(ctx), r->name, style_reset(ctx));
-	print_host(ctx, &w);
+	print_host(ctx, w);
 	fputc('\n', out);
 	print_resolution(ctx, r, "  ");
 	fputc('\n', out);
@@ -311,27 +308,23 @@ int win_tree_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct win_args wa;
 	if (parse_args("tree", win_tree_usage, argc, argv, &wa))
 		return 2;
-	struct windows_inventory w;
-	setup(ctx, &w, &wa);
-	const struct win_query *q = win_inventory_query(ctx, &w, as_win(ctx, wa.name), NULL, "asked for (cudx tree)", true);
+	struct focus fo;
+	struct focus_item *it = focus_of(ctx, &fo, &wa, FOCUS_OBJECT, "asked for (cudx tree)");
+	struct inventory inv;
 	struct findings fs;
-	findings_init(&fs, ctx->arena);
-	struct win_diag wd = { .ctx = ctx, .w = &w, .out = &fs };
-	win_diagnose_query(&wd, q);
-	int status = finish(ctx, &fs);
+	focus_run(ctx, &inv, &fo, &fs);
+	const struct win_query *q = it->query;
+	int status = findings_exit_status(&fs);
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *o = json_object();
-		json_object_set_new(o, "schema", json_string("cudx/1"));
-		json_object_set_new(o, "command", json_string("tree"));
+		json_t *o = report_envelope_json(ctx, &inv, "tree", &fs);
 		json_object_set_new(o, "os", json_string("windows"));
-		json_object_set_new(o, "host", host_json(&w.loader.t));
+		json_object_set_new(o, "host", host_json(&inv.windows->loader.t));
 		json_object_set_new(o, "nodes", tree_json(ctx, &q->tree));
-		json_object_set_new(o, "findings", report_findings_json(&fs));
 		report_json_dump(ctx->out, o);
 		json_decref(o);
 		return status;
 	}
-	print_host(ctx, &w);
+	print_host(ctx, inv.windows);
 	fputc('\n', ctx->out);
 	print_tree(ctx, &q->tree, ctx->opt->verbose > 0);
 	fputc('\n', ctx->out);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "collect/arch.h"
+#include "collect/focus.h"
 #include "kb/kb.h"
 
 #define ARCH_MAX_LIBS 512          /* libraries judged in one check */
@@ -151,6 +152,15 @@ void collect_arch(struct cudx_ctx *ctx, struct inventory *inv)
 	arch_inventory_init(ctx, inv, ai);
 	for (size_t i = 0; i < ai->n_bad_gpus; i++)
 		inventory_note(ctx, inv, "--gpu", "unknown GPU '%s' (give sm_XY, X.Y or a model name)", ai->bad_gpus[i]);
+	/* a command about something else (collect/focus.h) does not pay for the scan of every
+	 * library: `arch FILE...` judges its files, even with no GPU to judge them against (their
+	 * code is listed), and why/tree/probe none */
+	if (inv->focus) {
+		for (size_t i = 0; i < inv->focus->n_items; i++)
+			if (inv->focus->items[i].kind == FOCUS_GPU_CODE)
+				arch_analyze_file(ctx, ai, inv->focus->items[i].name, NULL);
+		return;
+	}
 	/* without a GPU there is nothing to judge, and scanning hundreds of MB would be wasted */
 	if (ai->n_gpus == 0) {
 		ai->skipped = "no GPU detected and no --gpu given";

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "collect/focus.h"
 #include "collect/windows.h"
 #include "loader/win_env.h"
 
@@ -173,8 +174,22 @@ void collect_windows(struct cudx_ctx *ctx, struct inventory *inv)
 		return;
 	struct windows_inventory *w = arena_alloc(ctx->arena, sizeof *w);
 	inv->windows = w;
-	win_inventory_init(ctx, w, NULL, NULL);
+	/* why/tree (collect/focus.h): their host settings set the simulated process up, and the DLL
+	 * they ask about is loaded first */
+	struct focus *fo = inv->focus;
+	const struct focus_windows *fw = fo ? &fo->win : NULL;
+	win_inventory_init(ctx, w, fw ? fw->exe : NULL, fw ? fw->cwd : NULL);
+	for (size_t i = 0; fw && i < fw->n_dll_dirs; i++)
+		win_loader_add_dll_dir(&w->loader, fw->dll_dirs[i]);
+	if (fw && fw->set_dll_dir)
+		w->loader.t.set_dll_directory = fw->set_dll_dir;
 	win_inventory_scan(ctx, w);
+	for (size_t i = 0; fo && i < fo->n_items; i++) {
+		struct focus_item *it = &fo->items[i];
+		if (it->kind == FOCUS_LIBRARY || it->kind == FOCUS_OBJECT)
+			it->query = win_inventory_query(ctx, w, it->name, it->kind == FOCUS_LIBRARY ? fw->from_dir : NULL,
+							fw->reason ? fw->reason : "asked for", true);
+	}
 	win_inventory_query(ctx, w, "nvcuda.dll", NULL, "the CUDA driver API (installed by the NVIDIA driver)", false);
 	/* Every cudart, cuBLAS and cuDNN DLL installed: can a program started from this
 	 * environment load it and everything it imports? */

@@ -1,6 +1,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "collect/focus.h"
 #include "collect/inventory.h"
 
 void inventory_note(struct cudx_ctx *ctx, struct inventory *inv, const char *subject,
@@ -38,15 +39,21 @@ static const struct collector {
 } collectors[] = {
 	{ collect_system, ON_ANY },    { collect_env, ON_ANY },       { collect_toolkits, ON_LINUX },
 	{ collect_libs, ON_LINUX },    { collect_driver, ON_ANY },    { collect_gpus, ON_ANY },
-	{ collect_process, ON_LINUX }, { collect_python, ON_ANY },    { collect_windows, ON_WINDOWS },
-	{ collect_arch, ON_LINUX },    { collect_probe, ON_LINUX },
+	{ collect_process, ON_LINUX }, { collect_focus, ON_LINUX },    { collect_python, ON_ANY },
+	{ collect_windows, ON_WINDOWS }, { collect_arch, ON_LINUX },  { collect_probe, ON_LINUX },
 };
 
-void inventory_collect(struct cudx_ctx *ctx, struct inventory *inv)
+void inventory_collect_about(struct cudx_ctx *ctx, struct inventory *inv, struct focus *focus)
 {
 	memset(inv, 0, sizeof *inv);
+	inv->focus = focus;
 	for (size_t i = 0; i < sizeof collectors / sizeof collectors[0]; i++)
 		if (collectors[i].os & (1u << ctx->os))
 			collectors[i].collect(ctx, inv);
+}
+
+void inventory_collect(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	inventory_collect_about(ctx, inv, NULL);
 }
 #endif

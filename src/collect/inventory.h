@@ -91,21 +91,13 @@ struct env_setting {
 };
 
 /* A library in a process: mapped (--pid: /proc/PID/maps) or opened by the loader while `cudx run`
- * watched (the audit record, src/collect/observed.h). */
+ * watched (src/collect/observed_inventory.h gives each watched process's set in this form). */
 struct loaded_lib {
 	const char *path;
 	const char *component;
 	const char *family;
 	int major;           /* from the knowledge base's catalogue row */
 	const char *version; /* from the file name or the inventory's copy of the same file, or NULL */
-	/* cudx run only (0 / NULL for --pid, where the maps do not say) */
-	size_t order;             /* load order in the process, from 1 */
-	long long lmid;           /* link-map namespace: 0 the main one, others from dlmopen */
-	const char *requested_as; /* the name the loader searched for */
-	const char *requested_by; /* the object that asked for it (NEEDED or dlopen), NULL when unknown */
-	const char *how;          /* the search step that found it: "LD_LIBRARY_PATH", "RPATH/RUNPATH", ... */
-	bool at_runtime;          /* loaded after start-up (dlopen) */
-	bool unloaded;            /* dlclose'd before the process ended */
 };
 
 struct inventory_note {
@@ -130,6 +122,7 @@ struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
 struct run_observation;   /* src/collect/observed_inventory.h (cudx run) */
+struct focus;             /* src/collect/focus.h */
 
 struct inventory {
 	struct system_info system;
@@ -144,6 +137,7 @@ struct inventory {
 	size_t n_env;
 	struct loaded_lib *loaded; /* --pid only */
 	size_t n_loaded;
+	long long loaded_pid; /* the process inv->loaded describes */
 	struct inventory_note *notes;
 	size_t n_notes;
 	size_t cap_libs, cap_notes, cap_toolkits, cap_gpus, cap_env, cap_loaded;
@@ -153,6 +147,7 @@ struct inventory {
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
 	struct run_observation *run; /* cudx run: what the real loader did; NULL otherwise */
+	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */
@@ -172,7 +167,7 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 const char *inventory_env(const struct inventory *inv, const char *name);
 
 /* The collectors, called by inventory_collect in this order: system, env, toolkits, libs,
- * driver, gpus, process, python, windows, arch, probe. */
+ * driver, gpus, process, focus (collect/focus.h), python, windows, arch, probe. */
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);

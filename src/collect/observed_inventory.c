@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "collect/focus.h"
 #include "fmt/elf.h"
 #include "kb/kb.h"
 
@@ -171,6 +172,24 @@ static void find_not_found(struct cudx_ctx *ctx, struct run_observation *ro, siz
 	}
 }
 
+/* What the report is about: the program, the GPU libraries the judged processes loaded, and
+ * every name a process never found (a missing dependency of any kind stops or changes it). */
+static void add_focus(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro)
+{
+	if (!inv->focus)
+		inv->focus = arena_calloc(ctx->arena, 1, sizeof *inv->focus);
+	if (ro->command)
+		focus_add(ctx->arena, inv->focus, FOCUS_LOADED, ro->command);
+	for (size_t j = 0; j < ro->n_judged; j++) {
+		const struct observed_process *p = &ro->procs.procs[ro->judged[j]];
+		for (size_t i = 0; i < p->n_objs; i++)
+			if (!p->objs[i].inherited && !p->objs[i].is_main && *p->objs[i].path && gpu_lib(p->objs[i].path))
+				focus_add(ctx->arena, inv->focus, FOCUS_LOADED, p->objs[i].path);
+	}
+	for (size_t i = 0; i < ro->n_not_found; i++)
+		focus_add(ctx->arena, inv->focus, FOCUS_LOADED, ro->not_found[i].name);
+}
+
 void observed_collect(struct cudx_ctx *ctx, struct inventory *inv, struct run_observation *ro)
 {
 	inv->run = ro;
@@ -189,6 +208,7 @@ void observed_collect(struct cudx_ctx *ctx, struct inventory *inv, struct run_ob
 	struct lib_file *libcuda = add_loaded_libs(ctx, inv, ro);
 	if (libcuda)
 		use_loaded_libcuda(ctx, inv, libcuda);
+	add_focus(ctx, inv, ro);
 }
 
 const struct lib_file *observed_copy(struct cudx_ctx *ctx, const struct inventory *inv, const char *path)
@@ -200,29 +220,21 @@ const struct lib_file *observed_copy(struct cudx_ctx *ctx, const struct inventor
 	return NULL;
 }
 
-void observed_fill_loaded(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro,
-			  size_t proc)
+struct loaded_lib *observed_loaded(struct cudx_ctx *ctx, const struct inventory *inv, const struct run_observation *ro,
+				   size_t proc, size_t *n)
 {
-	inv->n_loaded = 0;
+	struct loaded_lib *v = NULL;
+	size_t cap = 0;
+	*n = 0;
 	const struct observed_process *p = &ro->procs.procs[proc];
 	for (size_t i = 0; i < p->n_objs; i++) {
-		const struct observed_object *o = &p->objs[i];
-		const struct kb_lib *k = gpu_lib(o->path);
+		const struct kb_lib *k = gpu_lib(p->objs[i].path);
 		if (!k)
 			continue;
-		struct loaded_lib *l = ARENA_PUSH(ctx->arena, inv->loaded, inv->n_loaded, inv->cap_loaded);
-		l->path = o->path;
-		l->component = k->component;
-		l->family = k->family;
-		l->major = k->major;
-		const struct lib_file *copy = observed_copy(ctx, inv, o->path);
-		l->version = copy ? copy->version : NULL;
-		l->order = o->id;
-		l->lmid = o->lmid;
-		l->requested_as = o->requested_as;
-		l->requested_by = o->requested_by ? p->objs[o->requested_by - 1].path : NULL;
-		l->how = o->requested_as ? observed_how_name(o->how) : NULL;
-		l->at_runtime = o->at_runtime;
-		l->unloaded = o->closed;
+		const struct lib_file *copy = observed_copy(ctx, inv, p->objs[i].path);
+		*ARENA_PUSH(ctx->arena, v, *n, cap) = (struct loaded_lib){
+			.path = p->objs[i].path, .component = k->component, .family = k->family, .major = k->major,
+			.version = copy ? copy->version : NULL };
 	}
+	return v;
 }

@@ -44,6 +44,7 @@ struct run_prediction {
 
 struct run_observation {
 	long long pid;             /* the process cudx started */
+	const char *command;       /* the file it ran (argv[0] found on PATH), or NULL */
 	const char *record_problem; /* the record could not be read, or NULL */
 	size_t record_bytes;
 	struct auditrec rec;       /* parse counters (bad lines, full, ...) */
@@ -58,11 +59,15 @@ struct run_observation {
 	struct run_prediction prediction;
 };
 
-/* Fill ro from its record (ro->rec and ro->procs set by the caller) and join the inventory. */
+/* Fill ro from its record (ro->rec and ro->procs set by the caller) and join the inventory: the
+ * GPU libraries loaded become copies in inv->libs, and the program, each file a judged process
+ * loaded and each name never found become the inventory's focus (FOCUS_LOADED, collect/focus.h),
+ * so `cudx run` keeps the findings about them as `why` and `tree` keep theirs. */
 void observed_collect(struct cudx_ctx *ctx, struct inventory *inv, struct run_observation *ro);
-/* inv->loaded becomes the GPU libraries process `proc` loaded, in load order. */
-void observed_fill_loaded(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro,
-			  size_t proc);
+/* The GPU libraries process `proc` loaded, in load order, as the process rules judge a load set
+ * (the same form --pid gives inv->loaded); *n their number. */
+struct loaded_lib *observed_loaded(struct cudx_ctx *ctx, const struct inventory *inv, const struct run_observation *ro,
+				   size_t proc, size_t *n);
 /* Replay every search of every process in cudx's loader simulator (the judged processes first,
  * RUN_MAX_PREDICTED searches in all) and note where it picks another file. */
 void observed_predict(struct cudx_ctx *ctx, struct run_observation *ro);

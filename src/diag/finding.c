@@ -22,20 +22,6 @@ void findings_init(struct findings *fs, struct arena *a)
 	fs->arena = a;
 }
 
-struct finding *finding_add(struct findings *fs, const char *id, enum severity sev,
-			    const char *summary_fmt, ...)
-{
-	struct finding *f = ARENA_PUSH(fs->arena, fs->v, fs->n, fs->cap);
-	va_list ap;
-	va_start(ap, summary_fmt);
-	f->summary = arena_vprintf(fs->arena, summary_fmt, ap);
-	va_end(ap);
-	f->id = id;
-	f->severity = sev;
-	f->arena = fs->arena;
-	return f;
-}
-
 void finding_cause(struct finding *f, const char *fmt, ...)
 {
 	va_list ap;
@@ -68,12 +54,24 @@ void finding_fix(struct finding *f, const char *fmt, ...)
 	PUSH_FORMATTED(f, fix, n_fix, cap_fix, fmt);
 }
 
+/* Append s to a list unless it is there already. */
+static void push_unique(struct arena *a, const char ***v, size_t *n, size_t *cap, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	*ARENA_PUSH(a, *v, *n, *cap) = arena_strdup(a, s);
+}
+
 void finding_ref(struct finding *f, const char *url)
 {
-	for (size_t i = 0; i < f->n_refs; i++)
-		if (strcmp(f->refs[i], url) == 0)
-			return;
-	*ARENA_PUSH(f->arena, f->refs, f->n_refs, f->cap_refs) = arena_strdup(f->arena, url);
+	push_unique(f->arena, &f->refs, &f->n_refs, &f->cap_refs, url);
+}
+
+void finding_path(struct finding *f, const char *path)
+{
+	if (path)
+		push_unique(f->arena, &f->paths, &f->n_paths, &f->cap_paths, path);
 }
 
 const struct finding *findings_find(const struct findings *fs, const char *id)

@@ -231,9 +231,19 @@ static void check_gpu_unsupported_by_toolkit(struct diag_ctx *d, const struct ru
 }
 
 static const struct rule rules[] = {
-	{ "no-kernel-image", SEV_ERROR, check_no_kernel_image },
-	{ "ptx-jit-only", SEV_WARNING, check_ptx_jit_only },
-	{ "gpu-unsupported-by-toolkit", SEV_WARNING, check_gpu_unsupported_by_toolkit },
+	{ "no-kernel-image", SEV_ERROR, check_no_kernel_image,
+	  .cause = "The code contains no GPU binary for this GPU's architecture and no PTX that can be compiled for "
+		   "it: kernel launches fail with \"no kernel image is available for execution on the device\" "
+		   "(cudaErrorNoKernelImageForDevice, 209).",
+	  .fix = "use a build compiled for this GPU (cudx arch FILE shows what a binary contains)", .ref = REF_COMPAT },
+	{ "ptx-jit-only", SEV_WARNING, check_ptx_jit_only,
+	  .cause = "The library has no machine code (SASS) for this GPU; the driver JIT-compiles its PTX at first "
+		   "use, which is slow the first time and may run slower.",
+	  .fix = "install a build with SASS for this GPU, and keep the JIT cache between runs", .ref = REF_COMPAT },
+	{ "gpu-unsupported-by-toolkit", SEV_WARNING, check_gpu_unsupported_by_toolkit,
+	  .cause = "A CUDA toolkit here cannot build code for a GPU here: the target was removed from it, or "
+		   "added in a later release.",
+	  .fix = "use a CUDA release that supports the GPU to build for it" },
 };
 
 RULE_FAMILY(rules_arch, "arch", rules);

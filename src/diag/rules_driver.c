@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag/focus.h"
 #include "diag/rule.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
@@ -34,8 +35,8 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		return;
 	if (!inv->system.live && !kernel && !user) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
-		struct finding *f = finding_add(d->out, self->id, SEV_INFO,
-						"no NVIDIA driver in this tree (normal for a container image)");
+		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
+		finding_mild(f);
 		finding_cause(f, "Neither the kernel module's /proc entries nor a real libcuda.so.1 exist under %s. "
 				 "Inside a container the NVIDIA Container Toolkit mounts the host's driver libraries at "
 				 "run time; a chroot or a copied system has no driver of its own.",
@@ -114,7 +115,8 @@ static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self
 	}
 }
 
-static void check_stub(struct diag_ctx *d, const struct rule *self)
+/* libcuda.so.1 itself, or the unversioned name on LD_LIBRARY_PATH, reaches a stub. */
+static void stub_on_search_path(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const struct driver_info *drv = &inv->driver;
@@ -152,9 +154,10 @@ static void check_stub(struct diag_ctx *d, const struct rule *self)
 			if (!l->is_stub || strcmp(l->dir, dirs[i]) != 0)
 				continue;
 			bool real = has_real_libcuda(inv);
-			struct finding *f = finding_add(d->out, self->id, real ? SEV_WARNING : SEV_ERROR,
-							"the toolkit's stub libcuda is on LD_LIBRARY_PATH%s",
-							real ? " ahead of the real driver" : " and no real driver exists");
+			struct finding *f = rule_emit(d, self, "the toolkit's stub libcuda is on LD_LIBRARY_PATH%s",
+						      real ? " ahead of the real driver" : " and no real driver exists");
+			if (real)
+				finding_mild(f);
 			finding_subject(f, l->path);
 			finding_cause(f, "%s is a link-time stub (every call returns error 34, CUDA_ERROR_STUB_LIBRARY). "
 					 "Programs that load libcuda by its unversioned name (dlopen(\"libcuda.so\"), as some "
@@ -169,6 +172,53 @@ static void check_stub(struct diag_ctx *d, const struct rule *self)
 			return;
 		}
 	}
+}
+
+/* The real file a finding's subject names, for telling whether two findings are about one file. */
+static const char *real_of(struct diag_ctx *d, const char *path)
+{
+	struct sysroot_resolved r;
+	return path && sysroot_resolve(&d->ctx->root, d->ctx->arena, path, &r) == 0 ? r.path : path;
+}
+
+struct focus_stub {
+	struct diag_ctx *d;
+	const struct rule *self;
+};
+
+/* A file why/tree's subject loads (collect/focus.h) that is a stub libcuda, unless the search-path
+ * cases above already named it. */
+static void focus_stub(void *ud, const char *name, const char *path, const char *real_path)
+{
+	struct focus_stub *s = ud;
+	struct diag_ctx *d = s->d;
+	const struct inventory *inv = d->inv;
+	const struct lib_file *stub = NULL;
+	for (size_t i = 0; i < inv->n_libs && !stub; i++)
+		if (inv->libs[i].is_stub && inv->libs[i].real_path && real_path &&
+		    strcmp(inv->libs[i].real_path, real_path) == 0)
+			stub = &inv->libs[i];
+	if (!stub)
+		return;
+	for (size_t i = 0; i < d->out->n; i++)
+		if (d->out->v[i].rule == s->self && d->out->v[i].subject &&
+		    strcmp(real_of(d, d->out->v[i].subject), real_path) == 0)
+			return;
+	bool unversioned = strcmp(path_basename(name), "libcuda.so") == 0;
+	struct finding *f = rule_emit(d, s->self, "%s resolves to the CUDA toolkit's stub libcuda", name);
+	if (unversioned && has_real_libcuda(inv))
+		finding_mild(f);
+	finding_subject(f, path);
+	finding_evidence(f, "%s -> %s (stub, from %s)", name, path, stub->origin);
+	if (inv->driver.libcuda_path)
+		finding_evidence(f, "libcuda.so.1 resolves to %s", inv->driver.libcuda_path);
+}
+
+static void check_stub(struct diag_ctx *d, const struct rule *self)
+{
+	stub_on_search_path(d, self);
+	struct focus_stub s = { d, self };
+	diag_focus_each_object(d->inv, focus_stub, &s);
 }
 
 /* "S1,S3" -> one evidence line per source with its title and link (data/sources.tsv) */
@@ -237,8 +287,8 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 		bool minor_ok = floor && version_parse(floor, &fv) && version_cmp(&dv, &fv) >= 0;
 		struct finding *f;
 		if (minor_ok) {
-			f = finding_add(d->out, "driver-minor-compat", SEV_WARNING,
-					"CUDA %s runtime runs on driver %s only through minor-version compatibility", cuda, drv);
+			f = rule_emit(d, rule_family_find(&rules_driver, "driver-minor-compat"),
+				      "CUDA %s runtime runs on driver %s only through minor-version compatibility", cuda, drv);
 			finding_cause(f, "CUDA %s's own driver requirement is %s, and driver %s is older. Within CUDA %d.x, "
 					 "minor-version compatibility lets it run on any driver >= %s, but features that need "
 					 "the newer driver are unavailable, and PTX compiled by the newer toolkit cannot be "
@@ -276,10 +326,12 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 		for (size_t k = 0; k < inv->n_libs; k++) {
 			const struct lib_file *o = &inv->libs[k];
 			if (strcmp(o->component, "cudart") == 0 && !o->broken_link && o->cuda_major == major_v.part[0] &&
-			    (!o->version || strncmp(o->version, cuda, strlen(cuda)) == 0))
+			    (!o->version || strncmp(o->version, cuda, strlen(cuda)) == 0)) {
 				finding_evidence(f, "CUDA runtime: %s (%s%s%s%s)", o->path, o->version ? "version " : "CUDA ",
 						 o->version ? o->version : cuda, o->version_source ? ", from " : "",
 						 o->version_source ? o->version_source : "");
+				finding_path(f, o->path); /* every copy of that release: an app's own copy too */
+			}
 		}
 		if (floor && version_strcmp(floor, rel->linux_driver) != 0)
 			finding_evidence(f, "minimum driver: %s for CUDA %s itself, %s for any CUDA %d.x (minor-version "
@@ -354,12 +406,48 @@ static void check_node_permission(struct diag_ctx *d, const struct rule *self)
 }
 
 static const struct rule rules[] = {
-	{ "no-driver", SEV_ERROR, check_no_driver },
-	{ "driver-userspace-mismatch", SEV_ERROR, check_userspace_mismatch },
-	{ "stub-libcuda", SEV_ERROR, check_stub },
-	{ "driver-too-old", SEV_ERROR, check_driver_too_old },
-	{ "no-device-nodes", SEV_ERROR, check_device_nodes },
-	{ "device-node-permission", SEV_ERROR, check_node_permission },
+	{ "no-driver", SEV_ERROR, check_no_driver,
+	  .cause = "No usable NVIDIA driver: the kernel module is not loaded, or no real libcuda.so.1 is where the "
+		   "loader looks. Every CUDA call fails (cudaErrorInsufficientDriver, 35, when no libcuda is found).",
+	  .fix = "install the NVIDIA driver for your GPU (Debian: apt install nvidia-driver; Ubuntu: ubuntu-drivers "
+		 "install), then reboot\nin a container: run it with GPU access (docker run --gpus all ...)",
+	  .about = "driver", .mild = SEV_INFO,
+	  .mild_when = "a --root tree has neither the kernel module nor libcuda: a container image gets the driver "
+		       "from the NVIDIA Container Toolkit at run time" },
+	{ "driver-userspace-mismatch", SEV_ERROR, check_userspace_mismatch,
+	  .cause = "The user-space driver libraries and the loaded kernel module come from different driver versions "
+		   "(typically after a driver upgrade without a reboot): NVML says \"Driver/library version "
+		   "mismatch\", CUDA fails with error 803.",
+	  .fix = "reboot, or reload the module: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo "
+		 "modprobe nvidia",
+	  .ref = REF_COMPAT, .about = "driver" },
+	{ "stub-libcuda", SEV_ERROR, check_stub,
+	  .cause = "The libcuda a program would load is the CUDA toolkit's link-time stub, whose every entry point "
+		   "returns CUDA_ERROR_STUB_LIBRARY (34): \"CUDA driver is a stub library\". The stubs directory is on "
+		   "the search path before the real driver library.",
+	  .fix = "remove .../lib64/stubs from LD_LIBRARY_PATH (and from /etc/ld.so.conf.d, then sudo ldconfig)\n"
+		 "install the real driver's libcuda.so.1 (it comes with the NVIDIA driver, not the toolkit)",
+	  .ref = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html", .about = "driver",
+	  .mild = SEV_WARNING,
+	  .mild_when = "the stub is reached only by the unversioned name libcuda.so and a real libcuda exists" },
+	{ "driver-too-old", SEV_ERROR, check_driver_too_old,
+	  .cause = "A CUDA runtime here needs a newer driver than the one installed, even with minor-version "
+		   "compatibility: every call fails with error 35, \"CUDA driver version is insufficient for CUDA "
+		   "runtime version\".",
+	  .fix = "upgrade the NVIDIA driver, or use software built for the CUDA release the driver supports",
+	  .ref = REF_COMPAT },
+	{ "driver-minor-compat", SEV_WARNING, NULL,
+	  .cause = "A CUDA runtime is newer than the driver's own CUDA release and runs only through minor-version "
+		   "compatibility: features that need the newer driver are unavailable and newer PTX cannot be "
+		   "JIT-compiled (error 222).",
+	  .fix = "upgrade the driver to the runtime's minimum to remove the limitation", .ref = REF_MINOR },
+	{ "no-device-nodes", SEV_ERROR, check_device_nodes,
+	  .cause = "The GPU device nodes /dev/nvidiactl and /dev/nvidiaN are missing, so CUDA finds no device.",
+	  .fix = "sudo nvidia-modprobe -c 0 -u\nin a container: docker run --gpus all ...", .about = "driver" },
+	{ "device-node-permission", SEV_ERROR, check_node_permission,
+	  .cause = "This user cannot open a GPU device node for reading and writing, so CUDA reports no devices "
+		   "(error 100) or \"operation not permitted\".",
+	  .fix = "add this user to the device's group, or restore the driver's default mode 0666", .about = "driver" },
 };
 
 RULE_FAMILY(rules_driver, "driver", rules);

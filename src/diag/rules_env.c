@@ -51,8 +51,9 @@ static void check_visible_devices(struct diag_ctx *d, const struct rule *self)
 	}
 	if (!hides_all && !hides_some)
 		return;
-	struct finding *f = finding_add(d->out, self->id, hides_all ? SEV_ERROR : SEV_WARNING,
-					"CUDA_VISIBLE_DEVICES=\"%s\" hides %s GPUs", v, hides_all ? "all" : "some");
+	struct finding *f = rule_emit(d, self, "CUDA_VISIBLE_DEVICES=\"%s\" hides %s GPUs", v, hides_all ? "all" : "some");
+	if (!hides_all)
+		finding_mild(f);
 	finding_cause(f, "CUDA only shows the devices listed in CUDA_VISIBLE_DEVICES, and %s. Programs then report "
 			 "no CUDA-capable device (error 100) or fewer GPUs than the machine has.",
 		      why);
@@ -120,8 +121,7 @@ static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, b
 			continue;
 		}
 		if (!*dir) {
-			struct finding *f = finding_add(d->out, self->id, SEV_WARNING,
-							"LD_LIBRARY_PATH has an empty element (the current directory)");
+			struct finding *f = rule_emit(d, self, "LD_LIBRARY_PATH has an empty element (the current directory)");
 			finding_cause(f, "An empty element (a leading or trailing ':' or '::') makes the loader search the "
 					 "current working directory, so what loads depends on where a program is started.");
 			finding_evidence(f, "LD_LIBRARY_PATH=%s", envsnap_get(&d->ctx->env, "LD_LIBRARY_PATH"));
@@ -153,13 +153,23 @@ static void check_missing_dirs(struct diag_ctx *d, const struct rule *self)
 }
 
 static const struct rule rules[] = {
-	{ "cuda-visible-devices-hides", SEV_ERROR, check_visible_devices },
+	{ "cuda-visible-devices-hides", SEV_ERROR, check_visible_devices,
+	  .cause = "CUDA only shows the devices listed in CUDA_VISIBLE_DEVICES; an empty value, -1 or an index "
+		   "that does not exist hides GPUs (error 100, no CUDA-capable device).",
+	  .fix = "unset CUDA_VISIBLE_DEVICES, or set it to valid indices or GPU UUIDs (nvidia-smi -L)",
+	  .mild = SEV_WARNING, .mild_when = "it hides some GPUs, not all" },
 };
 
 /* LD_LIBRARY_PATH means nothing to the Windows loader: its own family, judged on Linux only */
 static const struct rule ldpath_rules[] = {
-	{ "ld-library-path-stubs", SEV_ERROR, check_stub_dirs },
-	{ "ld-library-path-missing-dir", SEV_WARNING, check_missing_dirs },
+	{ "ld-library-path-stubs", SEV_ERROR, check_stub_dirs,
+	  .cause = "The toolkit's stubs directory (link-time stand-ins for libcuda and NVML) is on LD_LIBRARY_PATH: "
+		   "at run time the stubs shadow the real driver, and every call returns CUDA_ERROR_STUB_LIBRARY (34).",
+	  .fix = "remove the stubs directory from LD_LIBRARY_PATH; pass it to the linker (-L) at build time only" },
+	{ "ld-library-path-missing-dir", SEV_WARNING, check_missing_dirs,
+	  .cause = "An LD_LIBRARY_PATH element is empty (the current directory) or names a directory that does not "
+		   "exist: the libraries it was meant to provide are not there.",
+	  .fix = "remove the element from LD_LIBRARY_PATH (check ~/.bashrc, ~/.profile, /etc/environment)" },
 };
 
 RULE_FAMILY(rules_env, "env", rules);

@@ -51,9 +51,11 @@ static void check_cudnn_mixed(struct diag_ctx *d, const struct rule *self)
 					 "libraries check each other's version when they load and fail (\"cuDNN version "
 					 "mismatch\", CUDNN_STATUS_VERSION_MISMATCH / SUBLIBRARY_VERSION_MISMATCH), or crash "
 					 "later. Usually a partial copy of another release sits earlier on the search path.");
-			for (size_t k = 0; k < n; k++)
+			for (size_t k = 0; k < n; k++) {
 				finding_evidence(f, "%s -> %s (version %s, %s)", names[k], picked[k]->path, picked[k]->version,
 						 picked[k]->origin);
+				finding_path(f, picked[k]->path);
+			}
 			finding_fix(f, "keep one complete cuDNN %d release on the search path: remove the stray copies "
 				       "(or their directory from LD_LIBRARY_PATH) so every libcudnn*.so.%d comes from the same "
 				       "directory",
@@ -73,8 +75,9 @@ static void check_broken_symlink(struct diag_ctx *d, const struct rule *self)
 		/* libfoo.so (no version) is the development link: only the linker uses it */
 		size_t len = strlen(l->name);
 		bool dev_link = len > 3 && strcmp(l->name + len - 3, ".so") == 0;
-		struct finding *f = finding_add(d->out, self->id, dev_link ? SEV_WARNING : SEV_ERROR,
-						"broken symlink %s", l->path);
+		struct finding *f = rule_emit(d, self, "broken symlink %s", l->path);
+		if (dev_link)
+			finding_mild(f);
 		finding_subject(f, l->path);
 		finding_cause(f, "%s points to a file that does not exist, so %s cannot be loaded from here%s. This "
 				 "happens when a library was upgraded or removed by hand, or an archive was copied without "
@@ -90,49 +93,6 @@ static void check_broken_symlink(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "reinstall the package that owns %s, or point the link at the existing file "
 			       "(ls -l %s/), then run sudo ldconfig",
 			    l->name, l->dir);
-	}
-}
-
-/* --pid: the process has mapped two copies of one library family from different releases — the
- * "crash after libcudnn.so.7 loaded fine" case: a framework's bundled copy and a system copy both
- * in one process, each half calling into the other's data structures. */
-static void check_process_mixed(struct diag_ctx *d, const struct rule *self)
-{
-	const struct inventory *inv = d->inv;
-	for (size_t i = 0; i < inv->n_loaded; i++) {
-		const struct loaded_lib *a = &inv->loaded[i];
-		if (!a->family || strcmp(a->family, "driver") == 0)
-			continue;
-		for (size_t k = i + 1; k < inv->n_loaded; k++) {
-			const struct loaded_lib *b = &inv->loaded[k];
-			if (!b->family || strcmp(a->family, b->family) != 0)
-				continue;
-			bool majors = a->major && b->major && a->major != b->major;
-			bool versions = a->version && b->version && version_strcmp(a->version, b->version) != 0;
-			bool same_lib = strcmp(a->component, b->component) == 0;
-			if (!majors && !versions && !same_lib)
-				continue;
-			/* two distinct files of one component, or of one family from two releases */
-			/* the same release twice is odd but less dangerous than two releases */
-			struct finding *f = finding_add(d->out, self->id, majors || versions ? SEV_ERROR : SEV_WARNING,
-							"process %d has two %s %s loaded: %s and %s", d->ctx->opt->pid, a->family,
-							majors || versions ? "releases" : "copies",
-							a->version ? a->version : path_basename(a->path),
-							b->version ? b->version : path_basename(b->path));
-			finding_subject(f, arena_printf(d->ctx->arena, "pid %d %s", d->ctx->opt->pid, a->family));
-			finding_cause(f, "Two copies of %s from different releases are mapped into the same process. Each "
-					 "half of the program calls the copy it found first, and objects made by one release "
-					 "are handed to the other: typical results are crashes or CUDNN_STATUS/CUBLAS_STATUS "
-					 "errors after a library \"loaded successfully\". Usually a framework brings its own "
-					 "copy while another module loads the system's.",
-				      a->family);
-			finding_evidence(f, "%s (%s%s%s)", a->path, a->component, a->version ? " " : "", a->version ? a->version : "");
-			finding_evidence(f, "%s (%s%s%s)", b->path, b->component, b->version ? " " : "", b->version ? b->version : "");
-			finding_fix(f, "load one release only: remove the other copy's directory from LD_LIBRARY_PATH, or "
-				       "import the framework that bundles %s first so its copy wins",
-				    a->family);
-			return;
-		}
 	}
 }
 
@@ -173,10 +133,21 @@ static void check_damaged(struct diag_ctx *d, const struct rule *self)
 }
 
 static const struct rule rules[] = {
-	{ "cudnn-mixed-versions", SEV_ERROR, check_cudnn_mixed },
-	{ "lib-broken-symlink", SEV_ERROR, check_broken_symlink },
-	{ "process-mixed-libs", SEV_ERROR, check_process_mixed },
-	{ "lib-damaged", SEV_ERROR, check_damaged },
+	{ "cudnn-mixed-versions", SEV_ERROR, check_cudnn_mixed,
+	  .cause = "The loader would pick cuDNN libraries from different releases; cuDNN checks its libraries' "
+		   "versions against each other and fails (CUDNN_STATUS_VERSION_MISMATCH / "
+		   "SUBLIBRARY_VERSION_MISMATCH) or crashes later.",
+	  .fix = "keep one complete cuDNN release on the search path: remove the stray copies",
+	  .ref = "https://docs.nvidia.com/deeplearning/cudnn/latest/reference/support-matrix.html", .about = "cudnn" },
+	{ "lib-broken-symlink", SEV_ERROR, check_broken_symlink,
+	  .cause = "A library's symbolic link points to a file that does not exist, so the library cannot be loaded "
+		   "by that name.",
+	  .fix = "reinstall the package that owns the link, or point it at the existing file, then run sudo ldconfig",
+	  .mild = SEV_WARNING, .mild_when = "the link is the unversioned development name (libfoo.so) only the linker uses" },
+	{ "lib-damaged", SEV_ERROR, check_damaged,
+	  .cause = "The library is not the file its package installed (its size differs from the package's file "
+		   "list): programs that load it fail with missing symbols or crash.",
+	  .fix = "reinstall the package that owns it" },
 };
 
 RULE_FAMILY(rules_libs, "libs", rules);

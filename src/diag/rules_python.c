@@ -47,7 +47,7 @@ static void check_torch_cpu(struct diag_ctx *d, const struct rule *self)
 		struct finding *f = rule_emit(d, self, "PyTorch %s in %s is a CPU-only build",
 					      fw->version ? fw->version : "?", env_label(env));
 		if (!gpu_here)
-			f->severity = SEV_INFO; /* no GPU or driver seen: a CPU build may be what is wanted */
+			finding_mild(f); /* no GPU or driver seen: a CPU build may be what is wanted */
 		finding_subject(f, fw->pkg_dir);
 		finding_cause(f, "This wheel has no CUDA code: torch.cuda.is_available() is False and any "
 				 "GPU use fails with \"Torch not compiled with CUDA enabled\". Wheels from "
@@ -399,14 +399,33 @@ static void check_nvcc(struct diag_ctx *d, const struct rule *self)
 }
 
 static const struct rule python_rules[] = {
-	{ "torch-cpu-build", SEV_WARNING, check_torch_cpu },
-	{ "framework-driver-too-old", SEV_ERROR, check_driver },
-	{ "framework-lib-missing", SEV_ERROR, check_lib_missing },
-	{ "framework-cudnn-mismatch", SEV_ERROR, check_cudnn },
-	{ "pip-nvidia-shadowed", SEV_WARNING, check_shadowed },
-	{ "framework-gpu-arch", SEV_ERROR, check_gpu_arch },
-	{ "tf-windows-native-gpu", SEV_WARNING, check_tf_windows },
-	{ "nvcc-framework-mismatch", SEV_INFO, check_nvcc },
+	{ "torch-cpu-build", SEV_WARNING, check_torch_cpu,
+	  .cause = "The installed PyTorch wheel has no CUDA code: torch.cuda.is_available() is False.",
+	  .fix = "reinstall torch from the CUDA index of pytorch.org", .mild = SEV_INFO,
+	  .mild_when = "no GPU and no driver were seen: a CPU build may be what is wanted" },
+	{ "framework-driver-too-old", SEV_ERROR, check_driver,
+	  .cause = "The framework was built with a CUDA release that needs a newer driver than the one here.",
+	  .fix = "install a newer NVIDIA driver, or a build of the framework for an older CUDA major" },
+	{ "framework-lib-missing", SEV_ERROR, check_lib_missing,
+	  .cause = "The framework loads CUDA libraries by name that the loader does not find.",
+	  .fix = "install the framework's CUDA wheels (or the matching toolkit libraries)" },
+	{ "framework-cudnn-mismatch", SEV_ERROR, check_cudnn,
+	  .cause = "The framework was built with a cuDNN major (or a newer minor) than the cuDNN it would load.",
+	  .fix = "install the cuDNN the framework was built with", .about = "cudnn" },
+	{ "pip-nvidia-shadowed", SEV_WARNING, check_shadowed,
+	  .cause = "A library from elsewhere on the search path is loaded instead of the copy of the framework's "
+		   "nvidia-* wheel.",
+	  .fix = "remove the other directory from LD_LIBRARY_PATH, or put the wheel's directory first" },
+	{ "framework-gpu-arch", SEV_ERROR, check_gpu_arch,
+	  .cause = "The framework carries GPU code only for other GPU architectures than the GPU here.",
+	  .fix = "install a build of the framework whose CUDA version supports this GPU" },
+	{ "tf-windows-native-gpu", SEV_WARNING, check_tf_windows,
+	  .cause = "TensorFlow after 2.10 has no GPU support on native Windows.",
+	  .fix = "use TensorFlow in WSL2, or TensorFlow 2.10 with CUDA 11.2 and cuDNN 8.1" },
+	{ "nvcc-framework-mismatch", SEV_INFO, check_nvcc,
+	  .cause = "The nvcc on the system and the framework were made for different CUDA majors: building "
+		   "extensions fails; running the framework is not affected.",
+	  .fix = "install the CUDA toolkit of the framework's major and point CUDA_HOME at it" },
 };
 
 RULE_FAMILY(rules_python, "python", python_rules);

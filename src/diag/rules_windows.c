@@ -14,13 +14,19 @@
 
 #include "collect/windows.h"
 #include "diag/rule.h"
-#include "diag/rules_windows.h"
 #include "kb/kb.h"
 
 #define REF_SEARCH_ORDER "https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order"
 #define REF_PY38 "https://docs.python.org/3/whatsnew/3.8.html#bpo-36085-whatsnew"
 #define REF_ADD_DLL_DIR "https://docs.python.org/3/library/os.html#os.add_dll_directory"
 #define REF_CUDNN8_ZLIB "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html#install-zlib-windows"
+
+/* One walk over the simulated loads, and where its findings go. */
+struct win_diag {
+	struct cudx_ctx *ctx;
+	const struct windows_inventory *w;
+	struct findings *out;
+};
 
 /* Emit each (id, subject) once per run: several queries often share one missing dependency. */
 static bool already(struct findings *out, const char *id, const char *subject)
@@ -31,12 +37,12 @@ static bool already(struct findings *out, const char *id, const char *subject)
 	return false;
 }
 
-static struct finding *emit(struct win_diag *wd, const char *id, enum severity sev, const char *subject,
-			    const char *summary)
+static struct finding *emit(struct win_diag *wd, const char *id, const char *subject, const char *summary)
 {
 	if (already(wd->out, id, subject))
 		return NULL;
-	struct finding *f = finding_add(wd->out, id, sev, "%s", summary);
+	struct diag_ctx d = { .ctx = wd->ctx, .out = wd->out };
+	struct finding *f = rule_emit(&d, rule_family_find(&rules_windows, id), "%s", summary);
 	finding_subject(f, subject);
 	return f;
 }
@@ -113,10 +119,9 @@ static const char *component_label(const char *name)
 }
 
 /* Only another major is there: which CUDA major each one is for, when the kb knows. */
-static void diag_wrong_major(struct win_diag *wd, const struct win_resolution *r, const char *needed_by,
-			     enum severity sev)
+static void diag_wrong_major(struct win_diag *wd, const struct win_resolution *r, const char *needed_by)
 {
-	struct finding *f = emit(wd, "dll-wrong-major", sev, r->name,
+	struct finding *f = emit(wd, "dll-wrong-major", r->name,
 				 arena_printf(wd->ctx->arena, "%s is not installed; only %s is", r->name,
 					      r->other_major[0].detail));
 	if (!f)
@@ -145,11 +150,11 @@ static void diag_wrong_major(struct win_diag *wd, const struct win_resolution *r
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
-static void diag_python(struct win_diag *wd, const struct win_resolution *r, const char *needed_by, enum severity sev)
+static void diag_python(struct win_diag *wd, const struct win_resolution *r, const char *needed_by)
 {
 	const struct win_candidate *c = good_elsewhere(r, true);
 	const struct win_target *t = &wd->w->loader.t;
-	struct finding *f = emit(wd, "python-dll-directory", sev, r->name,
+	struct finding *f = emit(wd, "python-dll-directory", r->name,
 				 arena_printf(wd->ctx->arena, "%s is only on PATH, which Python %s does not search for DLLs",
 					      r->name, t->python_version));
 	if (!f)
@@ -169,12 +174,11 @@ static void diag_python(struct win_diag *wd, const struct win_resolution *r, con
 	finding_ref(f, REF_ADD_DLL_DIR);
 }
 
-static void diag_wrong_arch(struct win_diag *wd, const struct win_resolution *r, const char *needed_by,
-			    enum severity sev)
+static void diag_wrong_arch(struct win_diag *wd, const struct win_resolution *r, const char *needed_by)
 {
 	const struct win_candidate *bad = &r->cands[r->n_cands - 1];
 	const struct win_target *t = &wd->w->loader.t;
-	struct finding *f = emit(wd, "dll-wrong-arch", sev, r->name,
+	struct finding *f = emit(wd, "dll-wrong-arch", r->name,
 				 bad->result == WIN_CAND_BAD_PE
 					 ? arena_printf(wd->ctx->arena, "%s at %s is not a valid PE file: error 193", r->name,
 							win_path(wd, bad->path))
@@ -202,12 +206,12 @@ static void diag_wrong_arch(struct win_diag *wd, const struct win_resolution *r,
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
-static void diag_zlibwapi(struct win_diag *wd, const struct win_tree *t, size_t i, enum severity sev)
+static void diag_zlibwapi(struct win_diag *wd, const struct win_tree *t, size_t i)
 {
 	const struct win_node *nd = &t->nodes[i];
 	const char *needer = t->nodes[nd->parent].name;
 	const struct win_resolution *r = &nd->res;
-	struct finding *f = emit(wd, "cudnn-zlibwapi-missing", sev, nd->name,
+	struct finding *f = emit(wd, "cudnn-zlibwapi-missing", nd->name,
 				 arena_printf(wd->ctx->arena, "%s needs zlibwapi.dll, which is not installed where Windows looks",
 					      needer));
 	if (!f)
@@ -234,12 +238,12 @@ static void diag_zlibwapi(struct win_diag *wd, const struct win_tree *t, size_t 
 	finding_ref(f, REF_CUDNN8_ZLIB);
 }
 
-static void diag_dep_missing(struct win_diag *wd, const struct win_tree *t, size_t i, enum severity sev)
+static void diag_dep_missing(struct win_diag *wd, const struct win_tree *t, size_t i)
 {
 	const struct win_node *nd = &t->nodes[i];
 	const char *needer = t->nodes[nd->parent].name;
 	const struct win_resolution *r = &nd->res;
-	struct finding *f = emit(wd, "dll-dependency-missing", sev, nd->name,
+	struct finding *f = emit(wd, "dll-dependency-missing", nd->name,
 				 arena_printf(wd->ctx->arena, "%s is found, but %s, which %s imports, is not", t->nodes[0].name,
 					      nd->name, needer));
 	if (!f)
@@ -264,11 +268,11 @@ static void diag_dep_missing(struct win_diag *wd, const struct win_tree *t, size
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
-static void diag_not_found(struct win_diag *wd, const struct win_query *q, enum severity sev)
+static void diag_not_found(struct win_diag *wd, const struct win_query *q)
 {
 	const struct win_resolution *r = &q->tree.nodes[0].res;
 	const struct win_candidate *good = good_elsewhere(r, false);
-	struct finding *f = emit(wd, "dll-not-found", sev, r->name,
+	struct finding *f = emit(wd, "dll-not-found", r->name,
 				 good ? arena_printf(wd->ctx->arena, "%s is installed at %s, but not where Windows looks", r->name,
 						     win_path(wd, good->path))
 				      : arena_printf(wd->ctx->arena, "%s is not found in any directory Windows searches", r->name));
@@ -305,33 +309,32 @@ static void diag_node(struct win_diag *wd, const struct win_query *q, size_t i)
 	const struct win_tree *t = &q->tree;
 	const struct win_node *nd = &t->nodes[i];
 	const struct win_resolution *r = &nd->res;
-	enum severity sev = q->asked ? SEV_ERROR : SEV_WARNING;
 	const char *needed_by = i ? t->nodes[nd->parent].name : NULL;
 	if (r->error == WIN_ERROR_BAD_EXE_FORMAT) {
-		diag_wrong_arch(wd, r, needed_by, sev);
+		diag_wrong_arch(wd, r, needed_by);
 		return;
 	}
 	if (r->error != WIN_ERROR_MOD_NOT_FOUND || r->system)
 		return;
 	if (wd->w->loader.t.mode == WIN_SEARCH_DEFAULT_DIRS && good_elsewhere(r, true)) {
-		diag_python(wd, r, needed_by, sev);
+		diag_python(wd, r, needed_by);
 		return;
 	}
 	if (i > 0 && strcasecmp(nd->name, "zlibwapi.dll") == 0) {
-		diag_zlibwapi(wd, t, i, sev);
+		diag_zlibwapi(wd, t, i);
 		return;
 	}
 	if (r->n_other_major && !good_elsewhere(r, false)) {
-		diag_wrong_major(wd, r, needed_by, sev);
+		diag_wrong_major(wd, r, needed_by);
 		return;
 	}
 	if (i == 0)
-		diag_not_found(wd, q, sev);
+		diag_not_found(wd, q);
 	else
-		diag_dep_missing(wd, t, i, sev);
+		diag_dep_missing(wd, t, i);
 }
 
-void win_diagnose_query(struct win_diag *wd, const struct win_query *q)
+static void diagnose_query(struct win_diag *wd, const struct win_query *q)
 {
 	for (size_t i = 0; i < q->tree.n; i++) {
 		const struct win_node *nd = &q->tree.nodes[i];
@@ -342,36 +345,43 @@ void win_diagnose_query(struct win_diag *wd, const struct win_query *q)
 	}
 }
 
-void win_diagnose(struct win_diag *wd)
-{
-	for (size_t i = 0; i < wd->w->n_queries; i++)
-		win_diagnose_query(wd, &wd->w->queries[i]);
-}
-
-/* The rule table for `cudx check`: every family member walks the same simulated loads; the first
- * entry runs them all (each finding id is emitted by the function that explains it best, so the
- * per-id split would only repeat the walk). */
+/* The walker: every simulated load of the inventory (check's: nvcuda.dll and every CUDA DLL
+ * installed; why's and tree's: the DLL asked about), each failure explained by the entry whose
+ * id fits it best. One walk for all the ids: a per-id split would only repeat it. */
 static void check_windows(struct diag_ctx *d, const struct rule *self)
 {
 	(void)self;
-	if (!d->inv->windows)
+	if (!d->inv || !d->inv->windows)
 		return;
 	struct win_diag wd = { .ctx = d->ctx, .w = d->inv->windows, .out = d->out };
-	win_diagnose(&wd);
+	for (size_t i = 0; i < wd.w->n_queries; i++)
+		diagnose_query(&wd, &wd.w->queries[i]);
 }
 
-static void check_none(struct diag_ctx *d, const struct rule *self)
-{
-	(void)d, (void)self;
-}
+#define REF_WIN_SEARCH .ref = REF_SEARCH_ORDER
 
 static const struct rule rules[] = {
-	{ "dll-not-found", SEV_ERROR, check_windows },
-	{ "dll-dependency-missing", SEV_ERROR, check_none },
-	{ "dll-wrong-arch", SEV_ERROR, check_none },
-	{ "dll-wrong-major", SEV_ERROR, check_none },
-	{ "python-dll-directory", SEV_ERROR, check_none },
-	{ "cudnn-zlibwapi-missing", SEV_ERROR, check_none },
+	{ .check = check_windows }, /* walker */
+	{ "dll-not-found", SEV_ERROR, NULL,
+	  .cause = "The DLL is in none of the directories Windows searches; the load fails with error 126.",
+	  .fix = "put the directory that holds it on PATH (or next to the program's .exe)", REF_WIN_SEARCH },
+	{ "dll-dependency-missing", SEV_ERROR, NULL,
+	  .cause = "The DLL is found, but a DLL it imports is not: Windows still reports error 126 for the DLL asked "
+		   "for, and never names the missing one.",
+	  .fix = "install the package that provides the missing DLL and put its directory on PATH", REF_WIN_SEARCH },
+	{ "dll-wrong-arch", SEV_ERROR, NULL,
+	  .cause = "The search stops at a DLL built for another machine, or not a valid PE file: error 193.",
+	  .fix = "replace it with the build for the process's machine", REF_WIN_SEARCH },
+	{ "dll-wrong-major", SEV_ERROR, NULL,
+	  .cause = "Only another major version of the library is installed; Windows has no version fallback.",
+	  .fix = "install the release of the library the program asks for", REF_WIN_SEARCH },
+	{ "python-dll-directory", SEV_ERROR, NULL,
+	  .cause = "The DLL is only on PATH, which Python 3.8 and later does not search for DLLs.",
+	  .fix = "call os.add_dll_directory() with its directory before the import", .ref = REF_PY38 },
+	{ "cudnn-zlibwapi-missing", SEV_ERROR, NULL,
+	  .cause = "cuDNN 8 on Windows needs zlibwapi.dll, which NVIDIA does not ship with it.",
+	  .fix = "install the x64 zlib build the cuDNN install guide links, next to the cuDNN DLLs",
+	  .ref = REF_CUDNN8_ZLIB },
 };
 
 RULE_FAMILY(rules_windows, "windows", rules);

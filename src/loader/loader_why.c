@@ -1,15 +1,12 @@
 /* `cudx why`: one resolution explained. Resolves the name (as dlopen from a program without
- * RPATH, or as the NEEDED edge / a dlopen from an object after its NEEDED closure is loaded), then,
- * when it fails or is wrong, lists every other copy on disk and turns the trace into findings with
- * a fix. */
+ * RPATH, or as the NEEDED edge / a dlopen from an object after its NEEDED closure is loaded) and
+ * lists every other copy on disk. The loader rules (src/diag/rules_loader.c) judge the result. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "kb/kb.h"
 #include "loader/loader_why.h"
 
-/* "libcudnn.so.8" -> "libcudnn.so"; the part every copy of any version shares. */
-static const char *name_stem(struct arena *a, const char *name)
+const char *loader_name_stem(struct arena *a, const char *name)
 {
 	const char *so = strstr(name, ".so");
 	if (!so)
@@ -115,7 +112,7 @@ static void scan_dir(struct scan *sc, const char *dir)
 
 void loader_why_copies(struct loader *L, struct loader_why *w, const char *const *extra, size_t n_extra)
 {
-	struct scan sc = { .L = L, .w = w, .stem = name_stem(L->a, path_basename(w->result->name)) };
+	struct scan sc = { .L = L, .w = w, .stem = loader_name_stem(L->a, path_basename(w->result->name)) };
 	const struct loader_result *r = w->result;
 	for (size_t i = 0; i < r->n_cands; i++)
 		if (r->cands[i].how != LOADER_HOW_ALREADY_LOADED && r->cands[i].path[0] == '/')
@@ -134,161 +131,6 @@ void loader_why_copies(struct loader *L, struct loader_why *w, const char *const
 		if (strncmp(base, sc.stem, sl) == 0)
 			scan_dir(&sc, path_dirname(L->a, extra[i]));
 	}
-}
-
-static bool in_list(const char *dir, const char *const *dirs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(dir, dirs[i]) == 0)
-			return true;
-	return false;
-}
-
-static void evidence_trace(struct finding *f, const struct loader_result *r)
-{
-	for (size_t i = 0; i < r->n_cands && i < 40; i++)
-		finding_evidence(f, "%zu. %s [%s] %s", i + 1, r->cands[i].path, r->cands[i].via,
-				 r->cands[i].reason);
-	if (r->n_cands > 40)
-		finding_evidence(f, "... %zu more candidates", r->n_cands - 40);
-}
-
-/* The package to install for a name, from the catalogue. */
-static const char *install_hint(struct arena *a, const char *name)
-{
-	const struct kb_lib *lib = kb_lib_classify(name, OS_LINUX);
-	if (!lib)
-		return NULL;
-	if (lib->pip_wheel)
-		return arena_printf(a, "pip install %s  (then add its %s directory to LD_LIBRARY_PATH)",
-				    lib->pip_wheel, lib->pip_dir ? lib->pip_dir : "lib");
-	const struct kb_pip_wheel *wh = kb_pip_wheel(lib->family, lib->cuda_major ? lib->cuda_major : 12);
-	if (wh)
-		return arena_printf(a, "install %s %d (e.g. pip install %s) and put its %s directory on the search path",
-				    lib->family, lib->major, wh->wheel, wh->linux_dir ? wh->linux_dir : "lib");
-	return arena_printf(a, "install the package that provides %s (%s %d)", name, lib->family, lib->major);
-}
-
-void loader_why_findings(struct loader *L, struct loader_why *w, struct findings *fs)
-{
-	const struct loader_result *r = w->result;
-	const char *name = r->name;
-	if (r->object) {
-		bool hard = false;
-		for (size_t i = 0; i < r->n_missing_versions; i++)
-			hard |= !r->missing_weak[i];
-		if (r->n_missing_versions) {
-			struct finding *f = finding_add(fs, "lib-symbol-version-missing", hard ? SEV_ERROR : SEV_WARNING,
-							"%s: version '%s' not found (required by %s)", r->path,
-							r->missing_versions[0], r->from ? r->from : "the program");
-			finding_subject(f, r->path);
-			finding_cause(f, "The copy of %s the loader picks does not define the symbol version node(s) %s needs; "
-					 "ld.so refuses to start the program (or dlopen fails) with this message.",
-				      name, r->from ? path_basename(r->from) : "the program");
-			for (size_t i = 0; i < r->n_missing_versions; i++)
-				finding_evidence(f, "missing version node: %s%s", r->missing_versions[i],
-						 r->missing_weak[i] ? " (weak: a warning only)" : "");
-			finding_evidence(f, "%s was found by %s", r->path, loader_how_name(r->how));
-			for (size_t i = 0; i < w->n_copies; i++)
-				if (strcmp(w->copies[i].real_path, r->real_path) != 0 && w->copies[i].right_arch)
-					finding_fix(f, "a different copy exists: %s; put its directory first on LD_LIBRARY_PATH",
-						    w->copies[i].path);
-			finding_fix(f, "use the %s that %s was built against (same major version and release)", name,
-				    r->from ? path_basename(r->from) : "the program");
-		}
-		return;
-	}
-	/* not found: pick the root cause from the copies on disk */
-	const struct loader_copy *stale = NULL, *elsewhere = NULL, *wrong_arch = NULL;
-	const struct loader_copy *other_major = NULL;
-	for (size_t i = 0; i < w->n_copies; i++) {
-		const struct loader_copy *c = &w->copies[i];
-		bool same = strcmp(c->relation, "same name") == 0;
-		const char *dir = path_dirname(L->a, c->path);
-		if (same && !c->right_arch)
-			wrong_arch = wrong_arch ? wrong_arch : c;
-		else if (same && in_list(dir, w->conf_dirs, w->n_conf_dirs) && !c->in_cache)
-			stale = stale ? stale : c;
-		else if (same)
-			elsewhere = elsewhere ? elsewhere : c;
-		else if (strcmp(c->relation, "other major") == 0 && c->right_arch)
-			other_major = other_major ? other_major : c;
-	}
-	struct finding *f;
-	const struct loader_candidate *stop = NULL, *nodeflib = NULL;
-	for (size_t i = 0; i < r->n_cands; i++) {
-		if (r->cands[i].verdict == LOADER_LINK_LOOP || r->cands[i].verdict == LOADER_NOT_ELF)
-			stop = &r->cands[i];
-		if (r->cands[i].verdict == LOADER_NODEFLIB)
-			nodeflib = &r->cands[i];
-	}
-	bool nodeflib_note = nodeflib != NULL;
-	for (size_t i = 0; i < r->n_notes; i++)
-		nodeflib_note |= strstr(r->notes[i], "DF_1_NODEFLIB") != NULL;
-	if (stop) {
-		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s: the search stops at %s: %s", name, stop->path,
-				stop->reason);
-		finding_cause(f, "ld.so gives up at the first candidate it can open but not load (a file that is not "
-				 "an ELF object, a symbolic-link loop); the copies after it are never tried.");
-		finding_fix(f, "remove or repair %s", stop->path);
-	} else if (nodeflib_note) {
-		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s: not found because %s was linked with -z nodefaultlib",
-				name, r->from ? r->from : "the program");
-		finding_cause(f, "DF_1_NODEFLIB makes ld.so skip the default directories and cache entries in them; "
-				 "only RPATH/RUNPATH, LD_LIBRARY_PATH and cache entries elsewhere are searched.");
-		const struct loader_copy *c = w->n_copies ? &w->copies[0] : NULL;
-		if (c)
-			finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
-				    path_dirname(L->a, c->path));
-		finding_fix(f, "or relink %s without -z nodefaultlib", r->from ? path_basename(r->from) : "the program");
-	} else if (stale) {
-		f = finding_add(fs, "ldcache-stale", SEV_ERROR, "%s is in %s, a directory ldconfig is configured for, but not in ld.so.cache",
-				name, path_dirname(L->a, stale->path));
-		finding_cause(f, "ld.so never reads /etc/ld.so.conf: directories listed there are searched only through the cache, "
-				 "and the cache was written before this library was installed.");
-		finding_fix(f, "sudo ldconfig");
-	} else if (elsewhere) {
-		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s exists at %s, but not on the loader's search path",
-				name, elsewhere->path);
-		finding_cause(f, "The loader looks only in RPATH/RUNPATH, LD_LIBRARY_PATH, ld.so.cache and the default "
-				 "directories; %s is in none of them.", path_dirname(L->a, elsewhere->path));
-		finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
-			    path_dirname(L->a, elsewhere->path));
-		finding_fix(f, "or: echo %s | sudo tee /etc/ld.so.conf.d/cudx-%s.conf && sudo ldconfig",
-			    path_dirname(L->a, elsewhere->path), name_stem(L->a, name));
-	} else if (wrong_arch) {
-		f = finding_add(fs, "lib-wrong-arch", SEV_ERROR, "the only %s on disk is for %s (%d-bit), not %s (%d-bit)", name,
-				elf_machine_name(wrong_arch->machine), wrong_arch->elf_class,
-				elf_machine_name(L->machine), L->elf_class);
-		finding_cause(f, "ld.so skips libraries of another ELF class or machine without a word and reports "
-				 "\"cannot open shared object file\".");
-		finding_fix(f, "install the %s build of %s", elf_machine_name(L->machine), name);
-	} else if (other_major) {
-		f = finding_add(fs, "lib-wrong-major", SEV_ERROR, "%s is wanted but only %s (major %d) exists", name,
-				path_basename(other_major->path), other_major->major);
-		finding_cause(f, "A library's major version is part of its name: a program linked against %s cannot use "
-				 "another major, and renaming or symlinking the file does not work (the symbol version "
-				 "nodes carry the major).", name);
-		const char *hint = install_hint(L->a, name);
-		if (hint)
-			finding_fix(f, "%s", hint);
-		finding_fix(f, "or use a build of %s made for the installed major",
-			    r->from ? path_basename(r->from) : "the program");
-	} else {
-		f = finding_add(fs, "lib-not-found", SEV_ERROR, "%s: %s", name, r->error ? r->error : "not found");
-		finding_cause(f, "No copy of %s exists in any directory the loader searches, nor anywhere else cudx looked.", name);
-		const struct kb_lib *lib = kb_lib_classify(name, OS_LINUX);
-		const char *hint = lib && strcmp(lib->family, "driver") == 0
-					   ? "install the NVIDIA driver (its user-space libraries provide this file); in a container, run it with the NVIDIA container runtime (--gpus)"
-					   : install_hint(L->a, name);
-		finding_fix(f, "%s", hint ? hint : "install the package that provides it");
-	}
-	finding_subject(f, name);
-	evidence_trace(f, r);
-	for (size_t i = 0; i < w->n_copies; i++)
-		finding_evidence(f, "on disk: %s (%s, %s%s)", w->copies[i].path, w->copies[i].relation,
-				 w->copies[i].soname ? w->copies[i].soname : "no SONAME",
-				 w->copies[i].right_arch ? "" : ", wrong architecture");
 }
 
 void loader_why(struct loader *L, const char *name, const char *from, struct loader_why *w,

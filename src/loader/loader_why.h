@@ -1,8 +1,8 @@
-/* `cudx why` computed: the resolution, the other copies on disk, and the findings. */
+/* `cudx why` computed: the resolution and the other copies on disk (judged by the loader rules,
+ * src/diag/rules_loader.c). */
 #ifndef CUDX_LOADER_WHY_H
 #define CUDX_LOADER_WHY_H
 
-#include "diag/finding.h"
 #include "loader/loader.h"
 
 struct loader_copy {
@@ -28,8 +28,8 @@ void loader_why(struct loader *L, const char *name, const char *from, struct loa
 /* Look for every other copy of the library: the search dirs, ld.so.conf dirs, cache dirs and the
  * extra paths given (the inventory's library files). */
 void loader_why_copies(struct loader *L, struct loader_why *w, const char *const *extra, size_t n_extra);
-/* lib-not-found, lib-wrong-major, lib-wrong-arch, lib-symbol-version-missing, ldcache-stale. */
-void loader_why_findings(struct loader *L, struct loader_why *w, struct findings *fs);
+/* "libcudnn.so.8" -> "libcudnn.so": the part every copy of any version shares. */
+const char *loader_name_stem(struct arena *a, const char *name);
 
 /* The directories /etc/ld.so.conf names (with includes), for ldcache-stale. */
 size_t loader_ldconf_dirs(struct loader *L, const char ***dirs);

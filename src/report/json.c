@@ -7,22 +7,6 @@
 #include "report/report.h"
 #include "report/report_hooks.h"
 
-static json_t *system_json(const struct inventory *inv)
-{
-	const struct system_info *s = &inv->system;
-	json_t *o = json_object();
-	json_object_set_new(o, "root", report_json_str(s->root));
-	json_object_set_new(o, "live", json_boolean(s->live));
-	json_object_set_new(o, "os", report_json_str(s->os));
-	json_object_set_new(o, "os_name", report_json_str(s->os_name));
-	json_object_set_new(o, "kernel", report_json_str(s->kernel));
-	json_object_set_new(o, "machine", report_json_str(s->machine));
-	json_object_set_new(o, "hostname", report_json_str(s->hostname));
-	json_object_set_new(o, "container", json_boolean(s->container));
-	json_object_set_new(o, "env_origin", report_json_str(s->env_origin));
-	return o;
-}
-
 static json_t *driver_json(const struct driver_info *d)
 {
 	json_t *o = json_object();
@@ -145,16 +129,8 @@ json_t *report_inventory_json(const struct inventory *inv)
 void report_check_json(FILE *out, const struct cudx_ctx *ctx, const struct inventory *inv,
 		       const struct findings *fs)
 {
-	(void)ctx;
-	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string("cudx/1"));
-	json_t *tool = json_object();
-	json_object_set_new(tool, "name", json_string("cudx"));
-	json_object_set_new(tool, "version", json_string(CUDX_VERSION));
-	json_object_set_new(root, "tool", tool);
-	json_object_set_new(root, "system", system_json(inv));
+	json_t *root = report_envelope_json(ctx, inv, "check", fs);
 	json_object_set_new(root, "inventory", report_inventory_json(inv));
-	json_object_set_new(root, "findings", report_findings_json(fs));
 	report_json_dump(out, root);
 	json_decref(root);
 }

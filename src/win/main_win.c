@@ -12,7 +12,7 @@
 
 #include "cli/win_why.h"
 #include "collect/windows.h"
-#include "diag/rules_windows.h"
+#include "diag/rule.h"
 #include "loader/win_env.h"
 #include "report/json_parts.h"
 #include "report/report.h"
@@ -95,12 +95,11 @@ static void print_check(struct cudx_ctx *ctx, const struct windows_inventory *w,
 		fprintf(out, "%sno problems found with DLL loading%s\n", style_green(ctx), style_reset(ctx));
 }
 
-static void json_check(struct cudx_ctx *ctx, const struct windows_inventory *w, const struct live *lv,
+static void json_check(struct cudx_ctx *ctx, const struct inventory *inv, const struct live *lv,
 		       const struct findings *fs)
 {
-	json_t *o = json_object(), *env = json_object(), *path = json_array();
-	json_object_set_new(o, "schema", json_string("cudx/1"));
-	json_object_set_new(o, "command", json_string("check"));
+	const struct windows_inventory *w = inv->windows;
+	json_t *o = report_envelope_json(ctx, inv, "check", fs), *env = json_object(), *path = json_array();
 	json_object_set_new(o, "os", json_string("windows"));
 	json_object_set_new(o, "native", json_true());
 	json_object_set_new(o, "version", json_string(CUDX_VERSION));
@@ -130,7 +129,6 @@ static void json_check(struct cudx_ctx *ctx, const struct windows_inventory *w, 
 	json_object_set_new(env, "PATH", path);
 	json_object_set_new(o, "environment", env);
 	json_object_set_new(o, "installed", win_installs_json(w));
-	json_object_set_new(o, "findings", report_findings_json(fs));
 	report_json_dump(ctx->out, o);
 	json_decref(o);
 }
@@ -147,11 +145,11 @@ static int check_run(struct cudx_ctx *ctx)
 	}
 	struct findings fs;
 	findings_init(&fs, ctx->arena);
-	struct win_diag wd = { .ctx = ctx, .w = inv.windows, .out = &fs };
-	win_diagnose(&wd);
-	findings_sort(&fs);
+	struct diag_ctx d = { .ctx = ctx, .inv = &inv, .out = &fs };
+	diag_run_family(&d, &rules_windows, 1u);
+	diag_finish(&d);
 	if (ctx->opt->format == OUT_JSON)
-		json_check(ctx, inv.windows, &lv, &fs);
+		json_check(ctx, &inv, &lv, &fs);
 	else
 		print_check(ctx, inv.windows, &lv, &fs);
 	return findings_exit_status(&fs);
@@ -167,9 +165,7 @@ static int probe_run(struct cudx_ctx *ctx, const char *name)
 	struct win_probe_result p;
 	win_probe_load(ctx->arena, name, ctx->opt->probe_timeout, &p);
 	if (ctx->opt->format == OUT_JSON) {
-		json_t *o = json_object();
-		json_object_set_new(o, "schema", json_string("cudx/1"));
-		json_object_set_new(o, "command", json_string("probe"));
+		json_t *o = report_envelope_json(ctx, NULL, "probe", NULL);
 		json_object_set_new(o, "name", json_string(name));
 		json_object_set_new(o, "loaded", json_boolean(p.loaded));
 		json_object_set_new(o, "path", report_json_str(p.path));

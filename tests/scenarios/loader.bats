@@ -64,9 +64,21 @@ setup() {
 	root=$(mktemp -d)
 	mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/bin"
 	cp /bin/sh "$root/bin/sh"
-	cp /lib/x86_64-linux-gnu/libz.so.1 "$root/usr/lib/x86_64-linux-gnu/"
+	# libz and what it needs: why judges the file's own dependencies too (issue 12)
+	cp /lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libc.so.6 "$root/usr/lib/x86_64-linux-gnu/"
 	run "$CUDX" --json --root "$root" why libz.so.1
 	rm -rf "$root"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.how == "default" and .resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'
+}
+
+@test "why: a file found whose own dependency is missing fails to load: lib-not-found, exit 1" {
+	root=$(mktemp -d)
+	mkdir -p "$root/usr/lib/x86_64-linux-gnu"
+	cp /lib/x86_64-linux-gnu/libz.so.1 "$root/usr/lib/x86_64-linux-gnu/"
+	run "$CUDX" --json --root "$root" why libz.so.1
+	rm -rf "$root"
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'
+	echo "$output" | jq -e '.findings[] | select(.id == "lib-not-found") | .summary | test("libc.so.6.*needed by /usr/lib/x86_64-linux-gnu/libz.so.1")'
 }

@@ -75,8 +75,7 @@ static void fact(struct fixture *f, const char *stage, const char *target, const
 static void diagnose(struct fixture *f)
 {
 	struct diag_ctx d = { .ctx = &f->ctx, .inv = &f->inv, .out = &f->fs };
-	for (size_t r = 0; r < rules_probe.n_rules; r++)
-		rules_probe.rules[r].check(&d, &rules_probe.rules[r]);
+	diag_run_family(&d, &rules_probe, 1u);
 }
 
 static size_t count(const struct fixture *f, const char *id)
@@ -179,7 +178,8 @@ static void joins_another_familys_finding(void **state)
 {
 	(void)state;
 	struct fixture *f = fixture_new();
-	finding_add(&f->fs, "driver-too-old", SEV_ERROR, "seen in the files");
+	struct diag_ctx d = { .ctx = &f->ctx, .inv = &f->inv, .out = &f->fs };
+	rule_emit(&d, diag_rule("driver-too-old"), "seen in the files");
 	fact(f, "runtime", "libcudart.so.13", "driver_cuda_version", "12020");
 	step(f, "runtime", "libcudart.so.13", "cudaGetDeviceCount", "cudart", 35);
 	diagnose(f);
