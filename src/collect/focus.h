@@ -56,6 +56,9 @@ struct focus {
 	struct focus_item *items;
 	size_t n_items, cap_items;
 	struct focus_windows win;
+	/* check --app: the subjects join the whole system's inventory, which collectors then do not
+	 * narrow to them (arch scans every library as for check) */
+	bool whole_system;
 };
 
 /* Add a subject; the returned item may be given from/no_dlopen before collecting. */

@@ -215,3 +215,18 @@ C
 	[ "$cmd_err" = "${direct/unset/set}" ]
 	[ "$(py 'print(r["processes"][0]["objects"][-1]["requested_as"])')" = libz.so.1 ]
 }
+
+@test "run --json is the envelope of every command, valid against docs/cudx.schema.json" {
+	run_json -- "$BATS_FILE_TMPDIR/dl" libz.so.1 libcudnn.so.8
+	echo "$output" >"$BATS_TEST_TMPDIR/failing.json"
+	run_json -- "$BATS_FILE_TMPDIR/dl" libz.so.1
+	echo "$output" >"$BATS_TEST_TMPDIR/clean.json"
+	run_json --timeout 1 -- sleep 5
+	echo "$output" >"$BATS_TEST_TMPDIR/timeout.json"
+	schema_valid "$BATS_TEST_TMPDIR"/{failing,clean,timeout}.json
+	# the validator can fail: a finding with a severity no rule has is rejected
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["findings"][0]["severity"]="fatal"; json.dump(d, open(sys.argv[2], "w"))' \
+		"$BATS_TEST_TMPDIR/failing.json" "$BATS_TEST_TMPDIR/bad.json"
+	run schema_valid "$BATS_TEST_TMPDIR/bad.json"
+	[ "$status" -eq 1 ]
+}

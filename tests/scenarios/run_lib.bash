@@ -82,3 +82,18 @@ check_dev_unchanged() {
 		return 1
 	}
 }
+
+# schema_valid FILE...: each file is valid against docs/cudx.schema.json (the envelope every
+# command prints, run's keys included). Skips without python3-jsonschema.
+schema_valid() {
+	python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema missing (scripts/deps.sh test installs it)"
+	python3 - "$CUDX_SRC/docs/cudx.schema.json" "$@" <<'PY'
+import json, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+bad = [(f, e) for f in sys.argv[2:] for e in v.iter_errors(json.load(open(f)))]
+for f, e in bad:
+    print("%s: %s at /%s" % (f, e.message[:300], "/".join(map(str, e.absolute_path))))
+sys.exit(1 if bad else 0)
+PY
+}

@@ -49,6 +49,8 @@ C
 	[[ "$cmd_err" == *"cudaGetDeviceCount returned 35: CUDA driver version is insufficient"* ]]
 	[ "$(py 'print(r["sandbox"]["no_new_privs"], r["sandbox"]["caps_dropped"])')" = "True True" ]
 	has_finding driver-too-old
+	echo "$output" >"$BATS_TEST_TMPDIR/run.json"
+	schema_valid "$BATS_TEST_TMPDIR/run.json"
 	evidence driver-too-old | grep -q '^driver: 535.309.01 (.*libcuda.so.1)$'
 	evidence driver-too-old | grep -q "^CUDA runtime: $BATS_TEST_TMPDIR/app/bin/../lib/libcudart.so.13 (CUDA 13.0)$"
 	evidence driver-too-old | grep -q "^cudx run: pid [0-9]* (.*app/bin/app) loaded $BATS_TEST_TMPDIR/app/bin/../lib/libcudart.so.13 (asked for libcudart.so.13 by $BATS_TEST_TMPDIR/app/bin/app, found through RPATH/RUNPATH)$"
