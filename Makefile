@@ -4,8 +4,10 @@ BUILD      ?= build
 TESTBUILD  ?= $(BUILD)/test
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 ARGS       ?=
+PREFIX     ?= /usr/local
+DESTDIR    ?=
 
-.PHONY: all build run test deps-run deps-test bench windows format lint clean
+.PHONY: all build run test deps-run deps-test bench windows format lint clean install deb
 
 all: build
 
@@ -22,7 +24,16 @@ test: deps-test build
 		-DCUDX_TESTS=ON -DCUDX_FUZZ=ON >/dev/null
 	@cmake --build $(TESTBUILD) -j $(JOBS)
 	@tests/fixtures/fetch-nvidia-debs.sh
+	@tests/fixtures/fetch-fleet-debs.sh
 	@cd $(TESTBUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The binary, the audit library, the man page and the completions (packaging/install.cmake).
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+# A Debian package built with dpkg-buildpackage (debian/), into $(BUILD)/deb.
+deb:
+	@packaging/build-deb.sh $(BUILD)/deb
 
 bench: build
 	@scripts/deps.sh bench

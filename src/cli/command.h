@@ -17,6 +17,7 @@ struct command {
 };
 
 extern const struct command cmd_check, cmd_why, cmd_tree, cmd_arch, cmd_probe, cmd_explain, cmd_kb, cmd_run;
+extern const struct command cmd_compare;
 
 /* Print "usage: cudx USAGE" to stderr and return 2. */
 int command_usage(const struct command *c, const char *problem);

@@ -123,6 +123,7 @@ struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
 struct run_observation;   /* src/collect/observed_inventory.h (cudx run) */
 struct focus;             /* src/collect/focus.h */
+struct fleet;             /* src/fleet/fleet_compare.h */
 
 struct inventory {
 	struct system_info system;
@@ -148,6 +149,7 @@ struct inventory {
 	struct arch_inventory *arch;
 	struct run_observation *run; /* cudx run: what the real loader did; NULL otherwise */
 	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
+	const struct fleet *fleet; /* compare: the nodes' reports the fleet rules judge; NULL otherwise */
 };
 
 /* Build the whole inventory. Never fails: problems become notes. */

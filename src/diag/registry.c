@@ -19,6 +19,7 @@ static const struct family {
 	{ &rules_loader, RULE_LINUX }, { &rules_arch, RULE_LINUX },  { &rules_probe, RULE_LINUX },
 	{ &rules_python, RULE_ANY_OS }, { &rules_windows, RULE_WINDOWS },
 	{ &rules_process, RULE_LINUX },
+	{ &rules_fleet, RULE_ANY_OS }, /* judges inv->fleet, which only compare sets */
 };
 
 #define N_FAMILIES (sizeof families / sizeof families[0])

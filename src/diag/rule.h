@@ -75,6 +75,7 @@ struct rule_family {
 
 extern const struct rule_family rules_driver, rules_env, rules_ldpath, rules_libs, rules_loader, rules_arch,
 	rules_probe, rules_python, rules_windows, rules_process;
+extern const struct rule_family rules_fleet; /* cudx compare: judges inv->fleet (rules_fleet.c) */
 
 /* --- running (registry.c) ------------------------------------------------------------------- */
 

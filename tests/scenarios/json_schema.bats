@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Every command's --json output is the envelope (schema, command, tool, system, findings, in this
-# order) and valid against docs/cudx.schema.json: real outputs of check, why, tree, arch, probe and
-# kb on real fixtures (the CUDA 13 toolkit, sysroots of consistency_lib.bash, the Windows PE
+# order) and valid against docs/cudx.schema.json: real outputs of check, why, tree, arch, probe, kb
+# and compare on real fixtures (the CUDA 13 toolkit, sysroots of consistency_lib.bash, the Windows PE
 # fixtures) and on this machine.
 
 load consistency_lib
@@ -142,4 +142,20 @@ jsonout() {
 	validate why "$CX_OUT"/win-why*.json
 	jsonout win-tree tree cudnn_cnn_infer64_8.dll --root "$root" --env "$root.env"
 	validate tree "$CX_OUT/win-tree.json"
+}
+
+# Real check reports of this machine, one made an outlier (another driver, an extra finding), one
+# in the layout of cudx before the envelope (inventory before findings, no "command"), and garbage.
+@test "compare: groups, an outlier and an unreadable report" {
+	local d="$BATS_TEST_TMPDIR/nodes" i
+	mkdir -p "$d"
+	for i in 1 2; do "$CUDX" --no-probe --json >"$d/n$i.json" || true; done
+	jq '{schema, tool, system, inventory, findings}' "$d/n1.json" >"$d/n3.json"
+	jq '.inventory.driver.effective_version = "535.104.05" | .findings += [{"id": "driver-too-old"}]' \
+		"$d/n1.json" >"$d/n4.json"
+	echo garbage >"$d/bad.json"
+	jsonout compare compare "$d"
+	validate compare "$CX_OUT/compare.json"
+	jq -e '.nodes == 4 and .outlier_count == 1 and ([.findings[].id] | sort) == ["fleet-node-differs", "fleet-report-unreadable"]' \
+		"$CX_OUT/compare.json"
 }
