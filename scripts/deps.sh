@@ -4,7 +4,9 @@
 set -u
 what=${1:-run}
 run_pkgs="gcc make cmake libjansson-dev pkg-config"
-test_pkgs="$run_pkgs clang libclang-rt-dev libcmocka-dev bats gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 lld llvm file python3 python3-jsonschema util-linux jq binutils libtree pax-utils time"
+lint_pkgs="$run_pkgs git cppcheck clang-tidy clang-format"
+# CI runs `make lint` after `make test`: the test set carries the lint tools too
+test_pkgs="$run_pkgs clang libclang-rt-dev libcmocka-dev bats gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 lld llvm file python3 python3-jsonschema util-linux jq binutils libtree pax-utils time cppcheck clang-tidy clang-format"
 # the fleet tests (tests/scenarios/fleet_*.bats): packaging and shells; Prometheus, node_exporter,
 # Slurm and munge are unpacked by tests/fixtures/fetch-fleet-debs.sh, never installed (services)
 test_pkgs="$test_pkgs dpkg-dev debhelper lintian mandoc bash-completion zsh fish python3-yaml curl"
@@ -12,6 +14,7 @@ bench_pkgs="$run_pkgs pax-utils libtree time bc binutils"
 case $what in
 run) pkgs=$run_pkgs ;;
 test) pkgs=$test_pkgs ;;
+lint) pkgs=$lint_pkgs ;;
 bench) pkgs=$bench_pkgs ;;
 *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
 esac

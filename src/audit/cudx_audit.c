@@ -31,10 +31,10 @@
 
 #define PUBLIC __attribute__((visibility("default")))
 
-static char out_path[4096];  /* the record file; empty: disabled */
-static pid_t my_pid;         /* the process the last line was written for (fork detection) */
+static char out_path[4096]; /* the record file; empty: disabled */
+static pid_t my_pid;        /* the process the last line was written for (fork detection) */
 static uintptr_t next_id = 1;
-static int full;             /* the record reached AUDIT_RECORD_MAX */
+static int full; /* the record reached AUDIT_RECORD_MAX */
 static char **saved_argv;
 static char **saved_envp;
 static char line[AUDIT_FIELD_MAX * 4 + AUDIT_ARGV_MAX * 4 + 256];

@@ -16,15 +16,15 @@ static int check_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
 	struct focus fo = { .whole_system = true };
 	for (int i = 0; i < argc; i++) {
-		const char *app = strncmp(argv[i], "--app=", 6) == 0 ? argv[i] + 6
+		const char *app = strncmp(argv[i], "--app=", 6) == 0              ? argv[i] + 6
 				  : strcmp(argv[i], "--app") == 0 && i + 1 < argc ? argv[++i]
-										   : NULL;
+										  : NULL;
 		if (app && *app)
 			focus_add(ctx->arena, &fo, FOCUS_OBJECT, app);
 		else
 			return command_usage(&cmd_check, app || strcmp(argv[i], "--app") == 0 ? "--app wants a file"
-							 : argv[i][0] == '-'			       ? "unknown option"
-											       : "unexpected argument");
+							 : argv[i][0] == '-'                  ? "unknown option"
+											      : "unexpected argument");
 	}
 	struct inventory inv;
 	inventory_collect_about(ctx, &inv, fo.n_items ? &fo : NULL);

@@ -81,10 +81,11 @@ static const char *audit_blocker(struct cudx_ctx *ctx, const char *file)
 	const char *why = NULL;
 	if (m.data.n >= 4 && memcmp(m.data.p, "\177ELF", 4) == 0 && elf_parse(m.data, ctx->arena, &e, &err)) {
 		if (!e.interp)
-			why = arena_printf(ctx->arena, "%s is statically linked (no program interpreter, no dynamic loader)",
-					   file);
+			why = arena_printf(ctx->arena,
+					   "%s is statically linked (no program interpreter, no dynamic loader)", file);
 		else if (e.elf_class != (int)sizeof(void *) * 8)
-			why = arena_printf(ctx->arena, "%s is a %d-bit program: the loader cannot load the %d-bit audit library",
+			why = arena_printf(ctx->arena,
+					   "%s is a %d-bit program: the loader cannot load the %d-bit audit library",
 					   file, e.elf_class, (int)sizeof(void *) * 8);
 	}
 	sysroot_unmap(&m);
@@ -155,8 +156,10 @@ static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 		else if (strncmp(argv[first], "--timeout=", 10) == 0)
 			v = argv[first] + 10;
 		else
-			return command_usage(&cmd_run, arena_printf(ctx->arena, "unknown option '%s' (put the command "
-										"after --)", argv[first]));
+			return command_usage(&cmd_run, arena_printf(ctx->arena,
+								    "unknown option '%s' (put the command "
+								    "after --)",
+								    argv[first]));
 		char *end;
 		timeout = strtod(v, &end);
 		if (*end || !(timeout > 0 && timeout <= 7 * 24 * 3600))
@@ -223,8 +226,10 @@ static int run_run(struct cudx_ctx *ctx, int argc, char **argv)
 	inventory_collect(ctx, rep.inv);
 	observed_collect(ctx, rep.inv, ro);
 	if (!ro->top && !ro->not_audited)
-		ro->not_audited = ro->record_problem ? ro->record_problem
-			: "the command left no audit record (it may clear LD_AUDIT, or run in secure mode)";
+		ro->not_audited =
+			ro->record_problem
+				? ro->record_problem
+				: "the command left no audit record (it may clear LD_AUDIT, or run in secure mode)";
 	observed_predict(ctx, ro);
 	run_judge(ctx, &rep);
 	if (ctx->opt->format == OUT_JSON)

@@ -16,8 +16,8 @@
 /* One message explain recognised in the command's output. */
 struct run_message {
 	const struct explain_hit *hit;
-	const char *stream;                     /* "stdout" or "stderr" */
-	bool confirmed[EXPLAIN_MAX_CAUSES];     /* a finding of this run has the cause's id */
+	const char *stream;                 /* "stdout" or "stderr" */
+	bool confirmed[EXPLAIN_MAX_CAUSES]; /* a finding of this run has the cause's id */
 };
 
 struct run_report {

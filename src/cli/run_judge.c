@@ -23,7 +23,8 @@ static void add_run_evidence(struct cudx_ctx *ctx, const struct run_observation 
 		const struct observed_process *p = &ro->procs.procs[ro->judged[k]];
 		for (size_t i = 0; i < p->n_objs && added < 3; i++) {
 			const struct observed_object *o = &p->objs[i];
-			if (o->inherited || o->is_main || !*o->path || !kb_lib_classify(path_basename(o->path), OS_LINUX))
+			if (o->inherited || o->is_main || !*o->path ||
+			    !kb_lib_classify(path_basename(o->path), OS_LINUX))
 				continue;
 			const char *real = observed_real_path(ctx, o->path);
 			bool named = false;
@@ -37,9 +38,10 @@ static void add_run_evidence(struct cudx_ctx *ctx, const struct run_observation 
 			if (!named)
 				continue;
 			const char *by = o->requested_by ? p->objs[o->requested_by - 1].path : NULL;
-			finding_evidence(f, "cudx run: %s loaded %s%s%s%s%s%s%s%s", observed_proc_label(ctx->arena, p), o->path,
-					 o->requested_as ? " (asked for " : "", o->requested_as ? o->requested_as : "",
-					 by ? " by " : "", by ? by : "", o->requested_as ? ", found through " : "",
+			finding_evidence(f, "cudx run: %s loaded %s%s%s%s%s%s%s%s", observed_proc_label(ctx->arena, p),
+					 o->path, o->requested_as ? " (asked for " : "",
+					 o->requested_as ? o->requested_as : "", by ? " by " : "", by ? by : "",
+					 o->requested_as ? ", found through " : "",
 					 o->requested_as ? observed_how_name(o->how) : "", o->requested_as ? ")" : "");
 			added++;
 		}
@@ -57,7 +59,8 @@ static void read_output(struct cudx_ctx *ctx, struct run_report *rep)
 		explain_scan_text(ctx->arena, cat, span_make(streams[s]->tail, streams[s]->kept), scan);
 		rep->dropped_messages += scan->dropped_hits;
 		for (size_t i = 0; i < scan->n_hits; i++) {
-			struct run_message *m = ARENA_PUSH(ctx->arena, rep->messages, rep->n_messages, rep->cap_messages);
+			struct run_message *m = ARENA_PUSH(ctx->arena, rep->messages, rep->n_messages,
+							   rep->cap_messages);
 			m->hit = &scan->hits[i];
 			m->stream = names[s];
 			for (size_t c = 0; c < m->hit->def->n_causes; c++)

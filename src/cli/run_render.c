@@ -30,10 +30,10 @@ static const char *command_line(struct arena *a, const struct run_report *rep)
 static const char *ending(struct arena *a, const struct run_report *rep)
 {
 	const struct runproc_result *r = &rep->proc;
-	const char *how = r->exited ? arena_printf(a, "exited with status %d", r->exit_code)
-		: r->signal ? arena_printf(a, "was killed by signal %d (SIG%s%s)", r->signal, signal_name(r->signal),
-					    r->core_dumped ? ", core dumped" : "")
-			    : "ended in an unknown way";
+	const char *how = r->exited   ? arena_printf(a, "exited with status %d", r->exit_code)
+			  : r->signal ? arena_printf(a, "was killed by signal %d (SIG%s%s)", r->signal,
+						     signal_name(r->signal), r->core_dumped ? ", core dumped" : "")
+				      : "ended in an unknown way";
 	if (r->timed_out)
 		how = arena_printf(a, "ran past --timeout %g s and was stopped (%s)", rep->timeout, how);
 	return arena_printf(a, "%s after %.1f s", how, r->seconds);
@@ -80,14 +80,16 @@ static void text_not_found(FILE *out, struct cudx_ctx *ctx, const struct run_rep
 	fprintf(out, "%sSearched for and never found%s\n", style_bold(ctx), style_reset(ctx));
 	for (size_t i = 0; i < ro->n_not_found && i < TEXT_MAX_NOT_FOUND; i++) {
 		const struct run_not_found *nf = &ro->not_found[i];
-		fprintf(out, "  %s%-28s%s pid %lld, %s%s%s, %zu places tried\n", nf->gpu ? style_red(ctx) : "", nf->name,
-			nf->gpu ? style_reset(ctx) : "", ro->procs.procs[nf->proc].pid, nf->at_runtime ? "dlopen" : "start-up",
-			nf->requested_by ? " by " : "", nf->requested_by ? path_basename(nf->requested_by) : "",
+		fprintf(out, "  %s%-28s%s pid %lld, %s%s%s, %zu places tried\n", nf->gpu ? style_red(ctx) : "",
+			nf->name, nf->gpu ? style_reset(ctx) : "", ro->procs.procs[nf->proc].pid,
+			nf->at_runtime ? "dlopen" : "start-up", nf->requested_by ? " by " : "",
+			nf->requested_by ? path_basename(nf->requested_by) : "",
 			nf->search->n_tried + nf->search->more_tried);
 	}
 	if (ro->n_not_found > TEXT_MAX_NOT_FOUND || ro->more_not_found)
 		fprintf(out, "  ... %zu more (--json lists them)\n",
-			ro->n_not_found + ro->more_not_found - (ro->n_not_found > TEXT_MAX_NOT_FOUND ? TEXT_MAX_NOT_FOUND : ro->n_not_found));
+			ro->n_not_found + ro->more_not_found -
+				(ro->n_not_found > TEXT_MAX_NOT_FOUND ? TEXT_MAX_NOT_FOUND : ro->n_not_found));
 }
 
 static void text_messages(FILE *out, struct cudx_ctx *ctx, const struct run_report *rep)
@@ -98,9 +100,11 @@ static void text_messages(FILE *out, struct cudx_ctx *ctx, const struct run_repo
 	for (size_t i = 0; i < rep->n_messages; i++) {
 		const struct run_message *m = &rep->messages[i];
 		fprintf(out, "  %s line %zu%s: %.200s\n", m->stream, m->hit->line_no,
-			m->hit->count > 1 ? arena_printf(ctx->arena, " (and %zu more)", m->hit->count - 1) : "", m->hit->line);
+			m->hit->count > 1 ? arena_printf(ctx->arena, " (and %zu more)", m->hit->count - 1) : "",
+			m->hit->line);
 		for (size_t c = 0; c < m->hit->def->n_causes; c++)
-			fprintf(out, "      %s %s%s\n", m->confirmed[c] ? "confirmed:" : "can mean: ", m->hit->def->causes[c]->finding,
+			fprintf(out, "      %s %s%s\n",
+				m->confirmed[c] ? "confirmed:" : "can mean: ", m->hit->def->causes[c]->finding,
 				m->confirmed[c] ? " (a finding above)" : "");
 	}
 }
@@ -133,7 +137,8 @@ void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 		ending(ctx->arena, rep));
 	if (rep->sandbox) {
 		const struct probe_sandbox *sb = &rep->proc.sandbox;
-		fprintf(out, "  sandbox: %s, %s, %s\n", sb->no_new_privs ? "no new privileges" : "privileges NOT locked",
+		fprintf(out, "  sandbox: %s, %s, %s\n",
+			sb->no_new_privs ? "no new privileges" : "privileges NOT locked",
 			sb->caps_dropped ? "host-changing capabilities dropped" : "capabilities NOT dropped",
 			sb->dev_readonly ? "/dev read-only" : "/dev writable (not root, or no mount namespace)");
 		for (size_t i = 0; i < sb->n_failed; i++)
@@ -143,16 +148,20 @@ void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 		fprintf(out, "  (its output was longer than cudx keeps: the last %u KiB of each stream were read)\n",
 			RUNPROC_KEEP >> 10);
 	if (ro->rec.bad_lines || ro->rec.full || ro->procs.dropped_procs)
-		fprintf(out, "  audit record: %zu bad lines%s%s\n", ro->rec.bad_lines, ro->rec.full ? ", cut at its size limit" : "",
-			ro->procs.dropped_procs ? arena_printf(ctx->arena, ", %zu processes not kept", ro->procs.dropped_procs) : "");
+		fprintf(out, "  audit record: %zu bad lines%s%s\n", ro->rec.bad_lines,
+			ro->rec.full ? ", cut at its size limit" : "",
+			ro->procs.dropped_procs
+				? arena_printf(ctx->arena, ", %zu processes not kept", ro->procs.dropped_procs)
+				: "");
 	fputc('\n', out);
 	for (size_t j = 0; j < ro->n_judged; j++) {
 		text_process(out, ctx, rep, ro->judged[j]);
 		fputc('\n', out);
 	}
 	if (ro->procs.n_procs > ro->n_judged)
-		fprintf(out, "%zu more program image%s (a child, or what an exec replaced) loaded no GPU library "
-			     "(--json lists %s)\n\n",
+		fprintf(out,
+			"%zu more program image%s (a child, or what an exec replaced) loaded no GPU library "
+			"(--json lists %s)\n\n",
 			ro->procs.n_procs - ro->n_judged, ro->procs.n_procs - ro->n_judged == 1 ? "" : "s",
 			ro->procs.n_procs - ro->n_judged == 1 ? "it" : "them");
 	text_not_found(out, ctx, rep);
@@ -167,7 +176,9 @@ void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 		fputc('\n', out);
 	text_prediction(out, ctx, rep);
 	if (rep->other.n) {
-		fprintf(out, "\n%zu more finding%s on this machine not about what the program loaded (cudx check shows them):",
+		fprintf(out,
+			"\n%zu more finding%s on this machine not about what the program loaded (cudx check shows "
+			"them):",
 			rep->other.n, rep->other.n == 1 ? "" : "s");
 		for (size_t i = 0; i < rep->other.n && i < 12; i++)
 			fprintf(out, " %s", rep->other.v[i].id);
@@ -304,7 +315,8 @@ static json_t *process_json(struct cudx_ctx *ctx, const struct run_report *rep, 
 		json_object_set_new(j, "namespace", json_integer((json_int_t)ob->lmid));
 		json_object_set_new(j, "requested_as", jstr(ob->requested_as));
 		json_object_set_new(j, "requested_by",
-				    ob->requested_by ? json_integer((json_int_t)p->objs[ob->requested_by - 1].id) : json_null());
+				    ob->requested_by ? json_integer((json_int_t)p->objs[ob->requested_by - 1].id)
+						     : json_null());
 		json_object_set_new(j, "how", ob->requested_as ? json_string(observed_how_name(ob->how)) : json_null());
 		json_object_set_new(j, "at_runtime", json_boolean(ob->at_runtime));
 		json_object_set_new(j, "closed", json_boolean(ob->closed));
@@ -408,8 +420,9 @@ void run_render_json(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 	json_object_set_new(audit, "record_bytes", json_integer((json_int_t)ro->record_bytes));
 	json_object_set_new(audit, "events", json_integer((json_int_t)ro->rec.n));
 	json_object_set_new(audit, "bad_lines", json_integer((json_int_t)ro->rec.bad_lines));
-	json_object_set_new(audit, "first_bad", ro->rec.first_bad
-		? json_sprintf("line %zu: %s", ro->rec.first_bad_line, ro->rec.first_bad) : json_null());
+	json_object_set_new(audit, "first_bad",
+			    ro->rec.first_bad ? json_sprintf("line %zu: %s", ro->rec.first_bad_line, ro->rec.first_bad)
+					      : json_null());
 	json_object_set_new(audit, "full", json_boolean(ro->rec.full));
 	json_object_set_new(audit, "dropped_processes", json_integer((json_int_t)ro->procs.dropped_procs));
 	json_object_set_new(audit, "not_audited", jstr(ro->top ? NULL : ro->not_audited));

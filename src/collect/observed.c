@@ -12,7 +12,7 @@
 struct builder {
 	struct arena *a;
 	struct observed_run *run;
-	long long pids[PID_SLOTS];  /* 0 = empty */
+	long long pids[PID_SLOTS]; /* 0 = empty */
 	size_t slot_proc[PID_SLOTS];
 };
 

@@ -10,8 +10,8 @@
 #include "fmt/auditrec.h"
 #include "util/arena.h"
 
-#define OBSERVED_MAX_PROCS 4096      /* processes kept; events of later ones are counted */
-#define OBSERVED_MAX_TRIED 512       /* candidate paths kept per search */
+#define OBSERVED_MAX_PROCS 4096         /* processes kept; events of later ones are counted */
+#define OBSERVED_MAX_TRIED 512          /* candidate paths kept per search */
 #define OBSERVED_MAX_INHERITED 2000000u /* objects copied into forked children, all together */
 
 /* rtld-audit(7) search flags (LA_SER_*), as the record carries them. */
@@ -38,23 +38,23 @@ struct observed_object {
 };
 
 struct observed_search {
-	const char *name;         /* the name asked for */
-	size_t requested_by;      /* index + 1 of the requesting object; 0 unknown */
-	const char **tried;       /* candidate paths in the order the loader tried them */
-	unsigned *tried_how;      /* their LA_SER_* flags */
+	const char *name;                      /* the name asked for */
+	size_t requested_by;                   /* index + 1 of the requesting object; 0 unknown */
+	const char **tried;                    /* candidate paths in the order the loader tried them */
+	unsigned *tried_how;                   /* their LA_SER_* flags */
 	size_t n_tried, cap_tried, more_tried; /* more_tried: candidates past OBSERVED_MAX_TRIED */
-	size_t opened;            /* index + 1 of the object it opened; 0: none (not found, refused,
+	size_t opened;                         /* index + 1 of the object it opened; 0: none (not found, refused,
 				   * or the file was already loaded under another name) */
 	bool at_runtime;
 };
 
 struct observed_process {
 	long long pid, ppid;
-	long long parent_pid;     /* forked from (no exec): the parent's pid; else 0 */
-	const char *exe;          /* /proc/self/exe when it started; NULL when its start was not recorded */
-	const char *args;         /* its arguments, joined by spaces (cut by the writer) */
+	long long parent_pid; /* forked from (no exec): the parent's pid; else 0 */
+	const char *exe;      /* /proc/self/exe when it started; NULL when its start was not recorded */
+	const char *args;     /* its arguments, joined by spaces (cut by the writer) */
 	const char *ld_library_path, *ld_preload; /* as the loader saw them; NULL when unset */
-	bool started;             /* start-up loads done (la_preinit) */
+	bool started;                             /* start-up loads done (la_preinit) */
 	struct observed_object *objs;
 	size_t n_objs, cap_objs;
 	struct observed_search *searches;
@@ -69,10 +69,10 @@ struct observed_process {
 struct observed_run {
 	struct observed_process *procs; /* in order of their first event; an exec starts a new one */
 	size_t n_procs, cap_procs;
-	size_t dropped_procs;   /* processes past OBSERVED_MAX_PROCS */
-	size_t dropped_events;  /* their events */
-	size_t orphan_events;   /* events of a process whose start was not recorded */
-	size_t inherited;       /* objects copied into forked children */
+	size_t dropped_procs;  /* processes past OBSERVED_MAX_PROCS */
+	size_t dropped_events; /* their events */
+	size_t orphan_events;  /* events of a process whose start was not recorded */
+	size_t inherited;      /* objects copied into forked children */
 };
 
 /* Rebuild the processes from the record's events. Never fails; nonsense (unknown object ids,

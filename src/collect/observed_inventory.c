@@ -95,8 +95,8 @@ static bool got_anyway(const struct observed_process *p, const char *name)
 
 /* A candidate of a failed search that exists: either the file is already in the process under
  * another name (not a failure), or the loader refused it. Returns true for the first case. */
-static bool check_existing(struct cudx_ctx *ctx, const struct observed_process *p, const char **reals,
-			   const char *cand, struct run_not_found *nf)
+static bool check_existing(struct cudx_ctx *ctx, const struct observed_process *p, const char **reals, const char *cand,
+			   struct run_not_found *nf)
 {
 	const char *rp = observed_real_path(ctx, cand);
 	if (!rp || sysroot_is_dir(&ctx->root, rp))
@@ -153,8 +153,12 @@ static void find_not_found(struct cudx_ctx *ctx, struct run_observation *ro, siz
 			for (size_t i = 0; i < p->n_objs; i++)
 				reals[i] = observed_real_path(ctx, p->objs[i].path);
 		}
-		struct run_not_found nf = { .proc = pi, .search = se, .name = se->name, .at_runtime = se->at_runtime,
-					    .gpu = gpu_lib(se->name) != NULL, .times = 1 };
+		struct run_not_found nf = { .proc = pi,
+					    .search = se,
+					    .name = se->name,
+					    .at_runtime = se->at_runtime,
+					    .gpu = gpu_lib(se->name) != NULL,
+					    .times = 1 };
 		bool loaded = strchr(se->name, '/') && check_existing(ctx, p, reals, se->name, &nf);
 		for (size_t c = 0; c < se->n_tried && !loaded; c++)
 			loaded = check_existing(ctx, p, reals, se->tried[c], &nf);
@@ -183,7 +187,8 @@ static void add_focus(struct cudx_ctx *ctx, struct inventory *inv, const struct 
 	for (size_t j = 0; j < ro->n_judged; j++) {
 		const struct observed_process *p = &ro->procs.procs[ro->judged[j]];
 		for (size_t i = 0; i < p->n_objs; i++)
-			if (!p->objs[i].inherited && !p->objs[i].is_main && *p->objs[i].path && gpu_lib(p->objs[i].path))
+			if (!p->objs[i].inherited && !p->objs[i].is_main && *p->objs[i].path &&
+			    gpu_lib(p->objs[i].path))
 				focus_add(ctx->arena, inv->focus, FOCUS_LOADED, p->objs[i].path);
 	}
 	for (size_t i = 0; i < ro->n_not_found; i++)
@@ -232,9 +237,11 @@ struct loaded_lib *observed_loaded(struct cudx_ctx *ctx, const struct inventory 
 		if (!k)
 			continue;
 		const struct lib_file *copy = observed_copy(ctx, inv, p->objs[i].path);
-		*ARENA_PUSH(ctx->arena, v, *n, cap) = (struct loaded_lib){
-			.path = p->objs[i].path, .component = k->component, .family = k->family, .major = k->major,
-			.version = copy ? copy->version : NULL };
+		*ARENA_PUSH(ctx->arena, v, *n, cap) = (struct loaded_lib){ .path = p->objs[i].path,
+									   .component = k->component,
+									   .family = k->family,
+									   .major = k->major,
+									   .version = copy ? copy->version : NULL };
 	}
 	return v;
 }

@@ -9,12 +9,12 @@
 #include "collect/inventory.h"
 #include "collect/observed.h"
 
-#define RUN_MAX_NOT_FOUND 200 /* distinct (process, name) pairs kept */
+#define RUN_MAX_NOT_FOUND 200  /* distinct (process, name) pairs kept */
 #define RUN_MAX_PREDICTED 4000 /* searches replayed in the simulator, all processes together */
 
 /* A name a process searched for and never got. */
 struct run_not_found {
-	size_t proc;              /* index in procs.procs */
+	size_t proc;                          /* index in procs.procs */
 	const struct observed_search *search; /* the first failed search for it */
 	const char *name;
 	const char *requested_by; /* path of the object that asked, NULL unknown */
@@ -30,32 +30,32 @@ struct run_difference {
 	size_t proc;
 	const struct observed_search *search;
 	const char *requested_by;
-	const char *observed;     /* the real file the loader opened, NULL when it found none */
+	const char *observed; /* the real file the loader opened, NULL when it found none */
 	const char *observed_how;
-	const char *predicted;    /* the real file the simulator picks, NULL when it finds none */
+	const char *predicted; /* the real file the simulator picks, NULL when it finds none */
 	const char *predicted_how;
 };
 
 struct run_prediction {
-	size_t agreed, skipped;   /* skipped: past RUN_MAX_PREDICTED, or no program file to start from */
+	size_t agreed, skipped; /* skipped: past RUN_MAX_PREDICTED, or no program file to start from */
 	struct run_difference *diffs;
 	size_t n_diffs, cap_diffs;
 };
 
 struct run_observation {
-	long long pid;             /* the process cudx started */
-	const char *command;       /* the file it ran (argv[0] found on PATH), or NULL */
+	long long pid;              /* the process cudx started */
+	const char *command;        /* the file it ran (argv[0] found on PATH), or NULL */
 	const char *record_problem; /* the record could not be read, or NULL */
 	size_t record_bytes;
-	struct auditrec rec;       /* parse counters (bad lines, full, ...) */
+	struct auditrec rec; /* parse counters (bad lines, full, ...) */
 	struct observed_run procs;
-	size_t top;                /* index + 1 of the process cudx started; 0 when it left no record */
-	const char *not_audited;   /* why the command left no record (static, secure mode, ...) or NULL */
-	size_t *judged;            /* processes that loaded or looked for a GPU library (indices) */
+	size_t top;              /* index + 1 of the process cudx started; 0 when it left no record */
+	const char *not_audited; /* why the command left no record (static, secure mode, ...) or NULL */
+	size_t *judged;          /* processes that loaded or looked for a GPU library (indices) */
 	size_t n_judged;
 	struct run_not_found *not_found;
 	size_t n_not_found, cap_not_found, more_not_found;
-	size_t found_loaded;       /* failed-looking searches that hit a file already loaded */
+	size_t found_loaded; /* failed-looking searches that hit a file already loaded */
 	struct run_prediction prediction;
 };
 

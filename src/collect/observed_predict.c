@@ -41,8 +41,9 @@ static void replay(struct cudx_ctx *ctx, struct run_observation *ro, size_t pi, 
 		return;
 	}
 	struct loader L;
-	struct loader_config cfg = { .root = &ctx->root, .env = proc_env(ctx, p), .memo = &ctx->ldcache_memo,
-				    .no_dlopen_edges = true };
+	struct loader_config cfg = {
+		.root = &ctx->root, .env = proc_env(ctx, p), .memo = &ctx->ldcache_memo, .no_dlopen_edges = true
+	};
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof cwd))
 		cfg.cwd = arena_strdup(ctx->arena, cwd); /* the command ran in cudx's directory */

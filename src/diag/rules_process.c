@@ -45,16 +45,21 @@ static void mixed_in(struct diag_ctx *d, const struct rule *self, long long pid,
 			finding_path(f, a->path);
 			finding_path(f, b->path);
 			finding_subject(f, arena_printf(d->ctx->arena, "pid %lld %s", pid, a->family));
-			finding_cause(f, "Two copies of %s%s are mapped into the same process. Each half of the program "
-					 "calls the copy it found first, and objects made by one are handed to the other: "
-					 "typical results are crashes or CUDNN_STATUS/CUBLAS_STATUS errors after a library "
-					 "\"loaded successfully\". Usually a framework brings its own copy while another "
-					 "module loads the system's.",
-				      a->family, majors || versions ? " from different releases" : "");
-			finding_evidence(f, "%s (%s%s%s)", a->path, a->component, a->version ? " " : "", a->version ? a->version : "");
-			finding_evidence(f, "%s (%s%s%s)", b->path, b->component, b->version ? " " : "", b->version ? b->version : "");
-			finding_fix(f, "load one release only: remove the other copy's directory from LD_LIBRARY_PATH, or "
-				       "import the framework that bundles %s first so its copy wins",
+			finding_cause(
+				f,
+				"Two copies of %s%s are mapped into the same process. Each half of the program "
+				"calls the copy it found first, and objects made by one are handed to the other: "
+				"typical results are crashes or CUDNN_STATUS/CUBLAS_STATUS errors after a library "
+				"\"loaded successfully\". Usually a framework brings its own copy while another "
+				"module loads the system's.",
+				a->family, majors || versions ? " from different releases" : "");
+			finding_evidence(f, "%s (%s%s%s)", a->path, a->component, a->version ? " " : "",
+					 a->version ? a->version : "");
+			finding_evidence(f, "%s (%s%s%s)", b->path, b->component, b->version ? " " : "",
+					 b->version ? b->version : "");
+			finding_fix(f,
+				    "load one release only: remove the other copy's directory from LD_LIBRARY_PATH, or "
+				    "import the framework that bundles %s first so its copy wins",
 				    a->family);
 			return;
 		}
@@ -87,7 +92,8 @@ static const struct lib_file *next_copy(const struct inventory *inv, const char 
 	const char *base = path_basename(name);
 	for (; *i < inv->n_libs; (*i)++) {
 		const struct lib_file *l = &inv->libs[*i];
-		if (!l->broken_link && !l->is_stub && (strcmp(l->name, base) == 0 || (l->soname && strcmp(l->soname, base) == 0)))
+		if (!l->broken_link && !l->is_stub &&
+		    (strcmp(l->name, base) == 0 || (l->soname && strcmp(l->soname, base) == 0)))
 			return &inv->libs[(*i)++];
 	}
 	return NULL;
@@ -101,9 +107,11 @@ static void not_found_copies(struct diag_ctx *d, struct finding *f, const char *
 		finding_evidence(f, "a copy exists off the search path: %s (%s%s%s)", l->path, l->origin,
 				 l->version ? ", version " : "", l->version ? l->version : "");
 		if (!shown++)
-			finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  # the directory of "
-				       "that copy, for this program",
-				    l->dir);
+			finding_fix(
+				f,
+				"export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  # the directory of "
+				"that copy, for this program",
+				l->dir);
 	}
 }
 
@@ -112,8 +120,8 @@ static void not_found_copies(struct diag_ctx *d, struct finding *f, const char *
  * such a subdirectory of another tried directory is left out of the evidence. */
 static bool in_tried_subdir(struct arena *a, const struct observed_search *se, size_t i)
 {
-	static const char *const subdirs[] = { "glibc-hwcaps", "tls", "x86_64", "haswell", "xeon_phi",
-					       "avx512_1", "i686", "aarch64", "power9", "z15" };
+	static const char *const subdirs[] = { "glibc-hwcaps", "tls",  "x86_64",  "haswell", "xeon_phi",
+					       "avx512_1",     "i686", "aarch64", "power9",  "z15" };
 	const char *dir = path_dirname(a, se->tried[i]);
 	for (size_t k = 0; k < se->n_tried; k++) {
 		const char *other = path_dirname(a, se->tried[k]);
@@ -141,8 +149,8 @@ static void emit_not_found(struct diag_ctx *d, const struct run_observation *ro,
 	finding_subject(f, arena_printf(d->ctx->arena, "pid %lld %s", p->pid, nf->name));
 	finding_path(f, nf->name); /* first, as the loader family's: the name a command is about */
 	finding_path(f, nf->requested_by);
-	finding_cause(f, "%s asked the dynamic loader for %s%s%s and the loader found no usable file%s. %s",
-		      who, nf->name, nf->requested_by ? " on behalf of " : "", nf->requested_by ? nf->requested_by : "",
+	finding_cause(f, "%s asked the dynamic loader for %s%s%s and the loader found no usable file%s. %s", who,
+		      nf->name, nf->requested_by ? " on behalf of " : "", nf->requested_by ? nf->requested_by : "",
 		      nf->times > 1 ? arena_printf(d->ctx->arena, " (%zu times)", nf->times) : "",
 		      nf->at_runtime ? "A dlopen that fails returns NULL: the program either goes on without the "
 				       "library or fails later with an error of its own (\"cannot open shared object "
@@ -157,8 +165,9 @@ static void emit_not_found(struct diag_ctx *d, const struct run_observation *ro,
 			shown++;
 		}
 	if (se->n_tried + se->more_tried > shown)
-		finding_evidence(f, "... and %zu more places: subdirectories of those (glibc-hwcaps, tls, platform) "
-				    "and the rest (cudx run --json lists them all)",
+		finding_evidence(f,
+				 "... and %zu more places: subdirectories of those (glibc-hwcaps, tls, platform) "
+				 "and the rest (cudx run --json lists them all)",
 				 se->n_tried + se->more_tried - shown);
 	if (!se->n_tried)
 		finding_evidence(f, "%s", strchr(nf->name, '/') ? "opened as a path: no search" : "no place was tried");
@@ -224,8 +233,8 @@ static const struct rule rules[] = {
 	{ "process-mixed-libs", SEV_ERROR, check_process_mixed,
 	  .cause = "Two copies of one library family are mapped into the same process; objects made by one release "
 		   "are handed to the other, and the program crashes or fails after the library \"loaded\".",
-	  .fix = "load one release only: remove the other copy's directory from LD_LIBRARY_PATH",
-	  .mild = SEV_WARNING, .mild_when = "the two copies are of the same release" },
+	  .fix = "load one release only: remove the other copy's directory from LD_LIBRARY_PATH", .mild = SEV_WARNING,
+	  .mild_when = "the two copies are of the same release" },
 	{ .check = check_searched_not_found }, /* walker: lib-not-found (loader family), no-driver (driver) */
 	{ "run-not-audited", SEV_WARNING, check_not_audited,
 	  .cause = "cudx run learns what a program loads from an LD_AUDIT library that the dynamic loader itself "

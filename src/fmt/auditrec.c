@@ -9,7 +9,7 @@ static const struct line_kind {
 	int n_nums;
 	bool text;
 } kinds[] = {
-	{ 'V', 2, true }, { 'G', 0, true }, { 'E', 0, true }, { 'F', 1, false }, { 'S', 2, true },
+	{ 'V', 2, true }, { 'G', 0, true },  { 'E', 0, true },  { 'F', 1, false }, { 'S', 2, true },
 	{ 'O', 2, true }, { 'C', 1, false }, { 'A', 1, false }, { 'P', 0, false }, { 'T', 0, false },
 };
 

@@ -11,11 +11,11 @@
 #include "util/arena.h"
 #include "util/span.h"
 
-#define AUDITREC_MAX_EVENTS 500000u /* more are counted in `dropped`, not kept */
+#define AUDITREC_MAX_EVENTS 500000u   /* more are counted in `dropped`, not kept */
 #define AUDITREC_MAX_LINE (64u << 10) /* a longer line is bad (the writer never makes one) */
 
 struct auditrec_event {
-	char type;        /* 'V' 'G' 'E' 'F' 'S' 'O' 'C' 'A' 'P' 'T' (audit_proto.h) */
+	char type; /* 'V' 'G' 'E' 'F' 'S' 'O' 'C' 'A' 'P' 'T' (audit_proto.h) */
 	long long pid;
 	long long a, b;   /* V: ppid, format; F: parent pid; S: requester id, flag; O: object id, lmid;
 			   * C: object id; A: flag; otherwise 0 */
@@ -27,11 +27,11 @@ struct auditrec {
 	struct auditrec_event *ev;
 	size_t n, cap;
 	size_t bad_lines;
-	size_t first_bad_line;   /* 0 when none */
-	const char *first_bad;   /* what was wrong with it */
-	size_t dropped;          /* events past AUDITREC_MAX_EVENTS */
-	bool incomplete_last;    /* the record ends inside a line (the program was killed mid-write) */
-	bool full;               /* a T line: the writer stopped at its size limit */
+	size_t first_bad_line; /* 0 when none */
+	const char *first_bad; /* what was wrong with it */
+	size_t dropped;        /* events past AUDITREC_MAX_EVENTS */
+	bool incomplete_last;  /* the record ends inside a line (the program was killed mid-write) */
+	bool full;             /* a T line: the writer stopped at its size limit */
 };
 
 /* Parse the whole record. Never fails; an empty span gives no events. */

@@ -4,7 +4,6 @@
  * for sm_50 (CUDA 9 era) so that any driver able to run CUDA at all can JIT it. c->helper is the
  * name libcuda loads its PTX JIT compiler by (the knowledge base's dlopen edges). */
 #include <stdbool.h>
-#include <string.h>
 
 #include "probe/probe_cuda.h"
 
@@ -129,7 +128,9 @@ void probe_stage_ptx(struct probe_child *c)
 	t0 = probe_begin(c, "cuMemcpyDtoH");
 	if (!probe_code(c, "cuMemcpyDtoH", t0, cu.cuMemcpyDtoH(y, dy, sizeof y), NULL))
 		return;
-	bool same = memcmp(y, want, sizeof y) == 0;
+	bool same = true; /* compare values: a float's bytes are not its value (-0.0f, NaN) */
+	for (int i = 0; i < PTX_N; i++)
+		same = same && y[i] == want[i];
 	probe_outcome(c, "kernel result verified", 0, same ? PROBE_OK : PROBE_WRONG,
 		      same ? "256 SAXPY results match the host" : "the kernel's results differ from the host's");
 	if (cu.cuMemFree) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
 #include <cmocka.h>
 
 #include "collect/observed.h"
@@ -66,15 +67,15 @@ static void bad_lines_are_counted_and_the_rest_is_read(void **state)
 	memcpy(big, "O 5 3 0 ", 8);
 	big[sizeof big - 2] = '\n';
 	const char *lines[] = {
-		"X 1 2\n",            /* unknown type */
-		"S -4 1 1 a\n",       /* bad pid */
-		"O 5 one 0 a\n",      /* bad number */
-		"C 5 1 trailing\n",   /* text where none belongs */
-		"P\n",                /* too short */
+		"X 1 2\n",                          /* unknown type */
+		"S -4 1 1 a\n",                     /* bad pid */
+		"O 5 one 0 a\n",                    /* bad number */
+		"C 5 1 trailing\n",                 /* text where none belongs */
+		"P\n",                              /* too short */
 		"S 5 99999999999999999999 1 big\n", /* overflow */
 		big,
 		"S 5 1 1 fine\n",
-		"O 5 2 0 /cut",       /* no newline: the writer was killed mid-line */
+		"O 5 2 0 /cut", /* no newline: the writer was killed mid-line */
 	};
 	char *text = "";
 	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
@@ -161,7 +162,8 @@ static void exec_fork_and_closes(void **state)
 	arena_init(&a);
 	struct auditrec rec;
 	struct observed_run run;
-	const char *text = arena_printf(&a, "%s"
+	const char *text = arena_printf(&a,
+					"%s"
 					"S 20 1 1 /x/libfoo.so\n"
 					"O 20 5 0 /x/libfoo.so\n"
 					"A 20 2\n"
