@@ -10,13 +10,18 @@ set(CUDX_PKG_CACHE "$ENV{CUDX_PKG_CACHE}")
 if(NOT CUDX_PKG_CACHE)
   set(CUDX_PKG_CACHE ${PROJECT_SOURCE_DIR}/build/pkgs)
 endif()
+# A sanitizer report exits 86, not 1: 1 is cudx's "found problems", which tests accept. Test
+# trees live in the build tree (TMPDIR), on the file system of the host-file cache they link to
+# (tests/scenarios/lib/hostcache.bash).
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/tmp)
 set(CUDX_TEST_ENV
   CUDX=$<TARGET_FILE:cudx>
   CUDX_SRC=${PROJECT_SOURCE_DIR}
   CUDX_BUILD=${CMAKE_BINARY_DIR}
   CUDX_PKG_CACHE=${CUDX_PKG_CACHE}
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+  TMPDIR=${CMAKE_BINARY_DIR}/tmp
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=86)
 
 file(GLOB CUDX_UNIT_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${CUDX_UNIT_TESTS})

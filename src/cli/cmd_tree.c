@@ -122,7 +122,10 @@ static void tree_text(struct cudx_ctx *ctx, const struct loader *L, const struct
 			fputs(last[d] ? "    " : "│   ", out);
 		fputs(last[depth] ? "└── " : "├── ", out);
 		if (!r->object) {
-			fprintf(out, "%s%s not found%s", style_red(ctx), r->name, style_reset(ctx));
+			if (r->base_absent) /* the tree's one no-libc note covers it */
+				fprintf(out, "%s%s not found (no C library in the tree)%s", style_dim(ctx), r->name, style_reset(ctx));
+			else
+				fprintf(out, "%s%s not found%s", style_red(ctx), r->name, style_reset(ctx));
 			fprintf(out, "%s%s%s\n", style_dim(ctx), e->runtime ? "  [dlopen at run time]" : "", style_reset(ctx));
 			continue;
 		}

@@ -352,7 +352,7 @@ static void check_resolutions(struct diag_ctx *d, const struct rule *self)
 		const struct edge_ctx *e = &edges->v[i];
 		if (e->r->object && e->r->n_missing_versions)
 			judge_versions(d, e, e->why);
-		else if (!e->r->object && !dynamic_linker(e->r->name) && !merged_missing(d, e))
+		else if (!e->r->object && !e->r->base_absent && !dynamic_linker(e->r->name) && !merged_missing(d, e))
 			judge_not_found(d, e, copies_of(e));
 	}
 }
@@ -398,6 +398,28 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 	const struct edge_list *edges = resolved_edges(d);
 	for (size_t i = 0; i < edges->n; i++)
 		edge_shadowed(d, self, &edges->v[i]);
+}
+
+/* A tree without a C library (an image layer, a copied library dir): one note instead of a
+ * lib-not-found for libc.so.6, libm.so.6, ... of every library (the walker skips base_absent). Its
+ * paths are the objects and the names, so `why` and `tree` of one of them keep it. */
+static void check_no_libc(struct diag_ctx *d, const struct rule *self)
+{
+	const struct edge_list *edges = resolved_edges(d);
+	struct finding *f = NULL;
+	for (size_t i = 0; i < edges->n; i++) {
+		const struct edge_ctx *e = &edges->v[i];
+		if (!e->r->base_absent)
+			continue;
+		if (!f) {
+			f = rule_emit(d, self, "%s", e->L->no_libc);
+			finding_subject(f, e->L->interp_path);
+		}
+		finding_path(f, e->needer);
+		finding_path(f, e->r->name);
+		if (f->n_evidence < 8)
+			finding_evidence(f, "%s needs %s", e->needer ? e->needer : "the program", e->r->name);
+	}
 }
 
 /* GPU libraries in ld.so.conf directories whose SONAME has no cache entry: ldconfig was not run
@@ -457,6 +479,12 @@ static const struct rule table[] = {
 		   "was written before this library was installed. A program asking for it by name does not find "
 		   "it (lib-not-found names that failure).",
 	  .fix = "sudo ldconfig" },
+	{ "no-libc", SEV_INFO, check_no_libc,
+	  .cause = "The libraries here need the C library (and its program interpreter), which this tree does not "
+		   "contain: it is a layer or a copy of libraries, not a system that can run a program. Their other "
+		   "dependencies were still checked.",
+	  .fix = "analyse the complete image (all layers, e.g. docker export of a container) or the system these "
+		 "libraries are installed on" },
 };
 
 RULE_FAMILY(rules_loader, "loader", table);

@@ -256,6 +256,39 @@ static struct loader_object *new_object(struct loader *L, const char *path, stru
 	return o;
 }
 
+/* The program interpreter is in the process before anything else: rtld.c puts its own link map
+ * on the list under the PT_INTERP path and its SONAME, so libc's NEEDED ld-linux-x86-64.so.2 is
+ * "already loaded", never searched. A library taken as the program (or a bare lookup) has no
+ * PT_INTERP: the machine's default interpreter stands in, as for any program that would load it.
+ * Where the tree lacks it, no dynamically linked program of the tree can start at all: the tree
+ * has no C library, and its base libraries are not reported missing one by one (base_absent). */
+static void load_interp(struct loader *L, const struct loader_object *first)
+{
+	if (L->interp_tried)
+		return;
+	L->interp_tried = true;
+	const char *path = first && first->elf.interp ? first->elf.interp : loader_default_interp(L->elf_class, L->machine);
+	if (!path)
+		return;
+	L->interp_path = path;
+	struct opened op;
+	try_open(L, path, &op);
+	if (op.verdict != LOADER_OK) {
+		L->no_libc = arena_printf(L->a, "no C library: the program interpreter %s is not in the tree (%s), "
+					  "so no dynamically linked program in it can start",
+					  path, op.reason);
+		return;
+	}
+	struct loader_object *o = find_by_file(L, op.dev, op.ino);
+	if (!o) {
+		o = new_object(L, path, &op, NULL);
+		if (!o)
+			return;
+		add_name(L, o, path);
+	}
+	L->interp = o;
+}
+
 static struct loader_object *open_first(struct loader *L, const char *path,
 					struct loader_object *loaded_by, bool is_main,
 					const char **err)
@@ -299,6 +332,8 @@ static struct loader_object *open_first(struct loader *L, const char *path,
 		L->main = o;
 	else
 		add_name(L, o, path);
+	if (first && !is_main) /* a library as the first object: the process is some program's */
+		load_interp(L, NULL);
 	return o;
 }
 
@@ -307,6 +342,8 @@ struct loader_object *loader_open_main(struct loader *L, const char *path, const
 	struct loader_object *o = open_first(L, path, NULL, true, err);
 	if (o && L->n_objects == 1)
 		loader_defaults(L); /* the machine may differ from the root's /bin/sh */
+	if (o)
+		load_interp(L, o);
 	return o;
 }
 
@@ -601,6 +638,8 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 	struct loader_object *req = requester ? requester : L->main;
 	res->from = req ? req->path : NULL;
 	struct search s = { .L = L, .res = res };
+	if (!L->n_objects) /* a bare lookup: a program's process, with its interpreter */
+		load_interp(L, NULL);
 
 	/* 0. already loaded: a name it was opened under, or its SONAME (_dl_map_object's first loop) */
 	struct loader_object *loaded = strset_get(&priv(L)->names, name);
@@ -746,6 +785,7 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 		/* dlopen by full path of a wrong-class file says so (formats.md §2.1) */
 		if (has_slash(name) && res->n_cands && res->cands[res->n_cands - 1].verdict == LOADER_WRONG_CLASS)
 			res->error = res->cands[res->n_cands - 1].reason;
+		res->base_absent = L->no_libc && !has_slash(name) && loader_is_base_lib(name);
 		return res;
 	}
 	/* the same file already loaded under another name is reused (_dl_map_object_from_fd) */

@@ -82,6 +82,10 @@ struct loader_result {
 	bool *missing_weak;
 	size_t n_missing_versions, cap_missing;
 	bool provider_unversioned; /* provider has no VERDEF: ld.so warns "no version information" */
+	/* not found, and a base-system library (libc.so.6, libm.so.6, libstdc++.so.6, the
+	 * interpreter) in a tree without a C library (loader.no_libc): one fact about the tree, not a
+	 * missing dependency of this library */
+	bool base_absent;
 };
 
 struct loader_object {
@@ -140,6 +144,12 @@ struct loader {
 	size_t n_objects, cap_objects;
 	struct loader_object *main;
 	const char *problem;    /* a limit hit (LOADER_MAX_OBJECTS) */
+	/* The program interpreter is in every process from the start (glibc's rtld): the main
+	 * object's PT_INTERP, or the machine's default when the first object is a library. */
+	const char *interp_path;
+	struct loader_object *interp; /* NULL when the tree lacks it */
+	const char *no_libc;    /* the tree has no C library (its interpreter is missing): why; else NULL */
+	bool interp_tried;
 	void *objects_priv;     /* lookup tables (loader.c) */
 };
 
@@ -156,6 +166,7 @@ struct loader_tree {
 	struct loader_edge *edges; /* in load order: breadth-first, then run-time loads */
 	size_t n_edges, cap_edges;
 	size_t n_missing, n_version_errors, n_wrong_arch;
+	size_t n_base_absent;      /* edges not found only because the tree has no C library (not in n_missing) */
 	const char *error;         /* the file itself could not be read */
 };
 

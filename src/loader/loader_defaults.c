@@ -8,16 +8,56 @@
 
 #include "loader/loader_internal.h"
 
+/* Per machine: the multiarch triple (Debian's library directories) and glibc's program
+ * interpreter (the PT_INTERP every program of that machine carries; glibc's sysdeps/ *\/ldconfig.h
+ * and shlib-versions). */
 static const struct {
 	uint16_t machine;
 	int elf_class;
 	const char *triple;
+	const char *interp;
 } triples[] = {
-	{ ELF_EM_X86_64, 64, "x86_64-linux-gnu" },  { ELF_EM_AARCH64, 64, "aarch64-linux-gnu" },
-	{ ELF_EM_386, 32, "i386-linux-gnu" },       { ELF_EM_PPC64, 64, "powerpc64le-linux-gnu" },
-	{ ELF_EM_S390, 64, "s390x-linux-gnu" },     { ELF_EM_ARM, 32, "arm-linux-gnueabihf" },
-	{ ELF_EM_RISCV, 64, "riscv64-linux-gnu" },  { ELF_EM_X86_64, 32, "x86_64-linux-gnux32" },
+	{ ELF_EM_X86_64, 64, "x86_64-linux-gnu", "/lib64/ld-linux-x86-64.so.2" },
+	{ ELF_EM_AARCH64, 64, "aarch64-linux-gnu", "/lib/ld-linux-aarch64.so.1" },
+	{ ELF_EM_386, 32, "i386-linux-gnu", "/lib/ld-linux.so.2" },
+	{ ELF_EM_PPC64, 64, "powerpc64le-linux-gnu", "/lib64/ld64.so.2" },
+	{ ELF_EM_S390, 64, "s390x-linux-gnu", "/lib/ld64.so.1" },
+	{ ELF_EM_ARM, 32, "arm-linux-gnueabihf", "/lib/ld-linux-armhf.so.3" },
+	{ ELF_EM_RISCV, 64, "riscv64-linux-gnu", "/lib/ld-linux-riscv64-lp64d.so.1" },
+	{ ELF_EM_X86_64, 32, "x86_64-linux-gnux32", "/libx32/ld-linux-x32.so.2" },
 };
+
+/* The libraries of the base system every dynamically linked program stands on: glibc's own
+ * (shlib-versions of glibc 2.3x; the interpreter's name is matched separately) and GCC's runtime
+ * libraries, which every image that has a C library ships with it. Only used to tell "this tree
+ * has no C library at all" from one missing library. */
+static const char *const base_sonames[] = {
+	"libc.so.6",       "libm.so.6",        "libmvec.so.1",   "libdl.so.2",
+	"libpthread.so.0", "librt.so.1",       "libutil.so.1",   "libresolv.so.2",
+	"libanl.so.1",     "libnsl.so.1",      "libBrokenLocale.so.1", "libthread_db.so.1",
+	"libc_malloc_debug.so.0", "libcrypt.so.1", "libgcc_s.so.1", "libstdc++.so.6",
+};
+
+const char *loader_default_interp(int elf_class, uint16_t machine)
+{
+	for (size_t i = 0; i < sizeof triples / sizeof triples[0]; i++)
+		if (triples[i].machine == machine && triples[i].elf_class == elf_class)
+			return triples[i].interp;
+	return NULL;
+}
+
+bool loader_is_base_lib(const char *name)
+{
+	for (size_t i = 0; i < sizeof base_sonames / sizeof base_sonames[0]; i++)
+		if (strcmp(name, base_sonames[i]) == 0)
+			return true;
+	if (strncmp(name, "libnss_", 7) == 0 && strstr(name, ".so.2"))
+		return true;
+	for (size_t i = 0; i < sizeof triples / sizeof triples[0]; i++)
+		if (strcmp(name, path_basename(triples[i].interp)) == 0)
+			return true;
+	return false;
+}
 
 static const char *triple_of(int elf_class, uint16_t machine)
 {

@@ -8,5 +8,9 @@
 
 /* Fill in what cfg left open (dirs, $LIB, $PLATFORM, hwcaps, the cache). */
 void loader_defaults(struct loader *L);
+/* glibc's program interpreter for a machine ("/lib64/ld-linux-x86-64.so.2"), or NULL. */
+const char *loader_default_interp(int elf_class, uint16_t machine);
+/* A library of the base system (glibc's, the interpreter, GCC's runtime): see loader_defaults.c. */
+bool loader_is_base_lib(const char *name);
 
 #endif

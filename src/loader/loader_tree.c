@@ -16,7 +16,9 @@ static void add_edge(struct loader *L, struct loader_tree *t, struct loader_obje
 	e->result = r;
 	e->runtime = runtime;
 	e->first = r->object && r->object->id >= n_before;
-	if (!r->object)
+	if (r->base_absent)
+		t->n_base_absent++; /* one fact about the tree (loader.no_libc), not a missing library */
+	else if (!r->object)
 		t->n_missing++;
 	for (size_t i = 0; i < r->n_missing_versions; i++)
 		if (!r->missing_weak[i]) {
@@ -108,14 +110,8 @@ void loader_tree(struct loader *L, const char *path, struct loader_tree *out)
 		return;
 	}
 	size_t next_needed = 0, next_dlopen = 0;
-	/* the program interpreter is in the process before any dependency (libc's NEEDED
-	 * ld-linux-x86-64.so.2 then finds it as already loaded) */
-	if (out->root->elf.interp) {
-		const char *e2 = NULL;
-		struct loader_object *rtld = loader_open_object(L, out->root->elf.interp, out->root, &e2);
-		if (rtld)
-			rtld->depth = 0;
-	}
+	/* loader_open_main put the program interpreter in first: libc's NEEDED ld-linux-x86-64.so.2
+	 * finds it as already loaded, as in glibc */
 	needed_closure(L, out, &next_needed);
 	if (L->cfg.no_dlopen_edges)
 		return;

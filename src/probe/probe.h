@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "probe/probe_sandbox.h"
 #include "util/arena.h"
 
 /* How one step ended. */
@@ -72,6 +73,9 @@ struct probe_report {
 	size_t n_steps, cap_steps;
 	struct probe_fact *facts;
 	size_t n_facts, cap_facts;
+	/* how the children were confined (the least confined one, should they differ): one state for
+	 * the report, not a fact per child */
+	struct probe_sandbox sandbox;
 	double ms; /* wall time of the whole probe */
 };
 

@@ -68,5 +68,18 @@ json_t *probe_report_json(const struct probe_report *rep)
 		json_array_append_new(facts, j);
 	}
 	json_object_set_new(o, "facts", facts);
+	const struct probe_sandbox *sb = &rep->sandbox;
+	if (sb->reported) {
+		json_t *j = json_object();
+		json_object_set_new(j, "complete", json_boolean(probe_sandbox_complete(sb)));
+		json_object_set_new(j, "no_new_privs", json_boolean(sb->no_new_privs));
+		json_object_set_new(j, "capabilities_dropped", json_boolean(sb->caps_dropped));
+		json_object_set_new(j, "dev_readonly", sb->dev_needed ? json_boolean(sb->dev_readonly) : json_null());
+		json_t *failed = json_array();
+		for (size_t i = 0; i < sb->n_failed; i++)
+			json_array_append_new(failed, json_string(sb->failed[i]));
+		json_object_set_new(j, "failed", failed);
+		json_object_set_new(o, "sandbox", j);
+	}
 	return o;
 }

@@ -184,6 +184,15 @@ void probe_records_apply(struct span in, struct arena *a, const char *stage, con
 				res->problem = "fact without key or value";
 				return;
 			}
+			if (strcmp(f[PROBE_F_KEY], "sandbox") == 0) {
+				/* every child sends it; the report keeps one, the least confined */
+				struct probe_sandbox sb;
+				probe_sandbox_decode(f[PROBE_F_VALUE], &sb);
+				if (!rep->sandbox.reported ||
+				    (probe_sandbox_complete(&rep->sandbox) && !probe_sandbox_complete(&sb)))
+					rep->sandbox = sb;
+				break;
+			}
 			struct probe_fact *x = ARENA_PUSH(a, rep->facts, rep->n_facts, rep->cap_facts);
 			x->stage = stage;
 			x->target = f[PROBE_F_TARGET] ? f[PROBE_F_TARGET] : target;

@@ -76,10 +76,9 @@ static void child_main(struct probe_parent *p, int fd, const char *target, const
 	/* before any vendor code: nothing it does may change the host (device nodes, modules) */
 	struct probe_sandbox sb;
 	probe_sandbox_enter(&sb);
-	probe_fact(&c, "sandbox", "no_new_privs=%s caps_dropped=%s dev_readonly=%s%s%s",
-		   sb.no_new_privs ? "yes" : "no", sb.caps_dropped ? "yes" : "no",
-		   sb.dev_readonly ? "yes" : (geteuid() == 0 ? "no" : "not needed (not root)"),
-		   sb.n_failed ? "; failed: " : "", sb.n_failed ? sb.failed[0] : "");
+	char sbtext[512];
+	probe_sandbox_encode(&sb, sbtext, sizeof sbtext);
+	probe_fact(&c, "sandbox", "%s", sbtext);
 	fn(&c);
 	struct probe_rec_buf r;
 	probe_rec_start(&r, PROBE_REC_END);

@@ -62,6 +62,34 @@ static bool not_installed(const struct probe_report *rep, const struct probe_run
 	return run->end == PROBE_RUN_DONE && n == 1 && missing;
 }
 
+/* One line for all children: a warning when vendor code ran with less confinement than planned,
+ * else (with -v) what held it. */
+static void sandbox_line(FILE *out, const struct cudx_ctx *ctx, const struct probe_sandbox *sb)
+{
+	if (!sb->reported)
+		return;
+	if (probe_sandbox_complete(sb)) {
+		if (ctx->opt->verbose)
+			fprintf(out, "  %ssandbox: no new privileges, no capability that changes the host%s%s\n",
+				style_dim(ctx), sb->dev_needed ? ", /dev read-only" : "", style_reset(ctx));
+		return;
+	}
+	const char *gaps[3];
+	size_t n = 0;
+	if (!sb->no_new_privs)
+		gaps[n++] = "setuid helpers could gain privileges";
+	if (!sb->caps_dropped)
+		gaps[n++] = "capabilities that change the host kept";
+	if (sb->dev_needed && !sb->dev_readonly)
+		gaps[n++] = "/dev writable";
+	fprintf(out, "  %swarning: partial sandbox for vendor code:", style_yellow(ctx));
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s %s", i ? "," : "", gaps[i]);
+	for (size_t i = 0; i < sb->n_failed; i++)
+		fprintf(out, "%s%s", i ? "; " : " (", sb->failed[i]);
+	fprintf(out, "%s%s\n", sb->n_failed ? ")" : "", style_reset(ctx));
+}
+
 void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe_report *rep)
 {
 	fprintf(out, "%sLive probe%s", style_bold(ctx), style_reset(ctx));
@@ -71,6 +99,7 @@ void probe_report_text(FILE *out, const struct cudx_ctx *ctx, const struct probe
 	}
 	fprintf(out, " %s(%.0f ms; LD_LIBRARY_PATH=%s)%s\n", style_dim(ctx), rep->ms,
 		rep->ld_library_path ? rep->ld_library_path : "", style_reset(ctx));
+	sandbox_line(out, ctx, &rep->sandbox);
 	size_t absent = 0;
 	for (size_t r = 0; r < rep->n_runs; r++) {
 		const struct probe_run *run = &rep->runs[r];

@@ -16,15 +16,15 @@ teardown() {
 }
 
 need_file() {
-	[ -r "$1" ] || skip "needs $1"
+	[ -r "$1" ] || skip_fixture "needs $1"
 }
 
 nvcc_build() { # OUT GENCODE...
 	local out=$1
 	shift
-	[ -x /usr/local/cuda/bin/nvcc ] || skip "needs nvcc 13 at /usr/local/cuda/bin/nvcc"
+	[ -x /usr/local/cuda/bin/nvcc ] || skip_fixture "needs nvcc 13 at /usr/local/cuda/bin/nvcc"
 	/usr/local/cuda/bin/nvcc -c "$@" "$CUDX_SRC/tests/fixtures/arch/kernel.cu" -o "$out" >"$work/nvcc.log" 2>&1 ||
-		skip "nvcc cannot compile here: $(tail -1 "$work/nvcc.log")"
+		skip_fixture "nvcc cannot compile here: $(tail -1 "$work/nvcc.log")"
 }
 
 @test "arch lists cuBLAS 13's SASS and PTX targets like cuobjdump would" {
@@ -88,15 +88,15 @@ nvcc_build() { # OUT GENCODE...
 	run_cudx arch /usr/local/cuda/lib64/libcudart.so.13 --gpu sm_86 --json
 	[ "$status" -eq 0 ]
 	[ "$(json_get '["files"][0]["fatbins"]')" = 0 ]
-	run_cudx arch "$work/nope.so"
+	run_cudx -2 arch "$work/nope.so"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cannot open"* ]]
 }
 
 @test "arch: usage errors" {
-	run_cudx arch
+	run_cudx -2 arch
 	[ "$status" -eq 2 ]
-	run_cudx arch "$work/x" --gpu "no such gpu"
+	run_cudx -2 arch "$work/x" --gpu "no such gpu"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"unknown GPU"* ]]
 }
@@ -134,6 +134,9 @@ nvcc_build() { # OUT GENCODE...
 	: >"$root.env"
 	add_cuda13 "$root" libcudart.so.13 libcublas.so.13
 	run_cudx --root "$root" --env "$root.env" --json
+	# check saw the libraries, and no GPU to judge them against
+	[ "$(lib_field libcublas.so.13 component)" = cublas ]
+	[ "$(json_get '["inventory"]["gpus"]')" = "[]" ]
 	lacks_finding no-kernel-image
 	lacks_finding ptx-jit-only
 }

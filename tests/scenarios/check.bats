@@ -68,7 +68,7 @@ teardown() {
 @test "a stub copied as libcuda.so.1 is what the loader picks: stub-libcuda error" {
 	need_cuda13
 	mkdir -p "$root/opt/lib"
-	cp "$CUDA13/lib/stubs/libcuda.so" "$root/opt/lib/libcuda.so.1"
+	hostfile "$CUDA13/lib/stubs/libcuda.so" "$root/opt/lib/libcuda.so.1"
 	echo "LD_LIBRARY_PATH=/opt/lib" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
 	has_finding stub-libcuda
@@ -122,6 +122,9 @@ teardown() {
 	ln -s libcudnn_ops_infer.so.8.9.7 "$root/opt/cudnn/libcudnn_ops_infer.so.8"
 	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
+	# both sub-libraries were seen, of the one release
+	[ "$(lib_field /opt/cudnn/libcudnn.so.8 version)" = 8.9.7 ]
+	[ "$(lib_field /opt/cudnn/libcudnn_ops_infer.so.8 version)" = 8.9.7 ]
 	lacks_finding cudnn-mixed-versions
 }
 
@@ -145,6 +148,7 @@ teardown() {
 @test "CUDA_VISIBLE_DEVICES=0: nothing to report" {
 	echo "CUDA_VISIBLE_DEVICES=0" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["env"]["CUDA_VISIBLE_DEVICES"]')" = 0 ]
 	lacks_finding cuda-visible-devices-hides
 }
 
@@ -189,7 +193,7 @@ teardown() {
 	local site="$root/opt/venv/lib/python3.11/site-packages"
 	mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info" "$root/opt/venv/bin"
 	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
-	cp "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
+	hostfile "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
 	printf 'Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"
 	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,129240\nnvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA,,\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
 	echo "VIRTUAL_ENV=/opt/venv" >"$env_file"
@@ -204,7 +208,7 @@ for l in json.load(sys.stdin):
 @test "a conda env's CUDA runtime (cudatoolkit in PREFIX/lib) is judged against the driver" {
 	need_pkg libcudart11.0
 	mkdir -p "$root/opt/conda/envs/ml/lib" "$root/opt/conda/envs/ml/conda-meta" "$root/opt/conda/envs/ml/bin"
-	cp -L "$CUDX_PKG_CACHE/libcudart11.0/root/$MULTIARCH/libcudart.so.11.8.89" "$root/opt/conda/envs/ml/lib/"
+	hostfile "$CUDX_PKG_CACHE/libcudart11.0/root/$MULTIARCH/libcudart.so.11.8.89" "$root/opt/conda/envs/ml/lib/libcudart.so.11.8.89"
 	ln -s libcudart.so.11.8.89 "$root/opt/conda/envs/ml/lib/libcudart.so.11.0"
 	echo "CONDA_PREFIX=/opt/conda/envs/ml" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --driver 450.36.06 --json
@@ -217,8 +221,8 @@ for l in json.load(sys.stdin):
 	local site="$root/opt/venv/lib/python3.11/site-packages"
 	mkdir -p "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info"
 	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
-	cp "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
-	cp "$CUDA13/lib/libcudnn_graph.so.9" "$site/nvidia/cudnn/lib/libcudnn_graph.so.9"
+	hostfile "$CUDA13/lib/libcudnn.so.9" "$site/nvidia/cudnn/lib/libcudnn.so.9"
+	hostfile "$CUDA13/lib/libcudnn_graph.so.9" "$site/nvidia/cudnn/lib/libcudnn_graph.so.9"
 	size=$(stat -c %s "$site/nvidia/cudnn/lib/libcudnn.so.9")
 	gsize=$(stat -c %s "$site/nvidia/cudnn/lib/libcudnn_graph.so.9")
 	printf 'Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.1.0.70\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/METADATA"
@@ -234,14 +238,18 @@ for l in json.load(sys.stdin):
 }
 
 @test "a stale cache entry behind a directory link (merged /usr) is no broken symlink" {
-	command -v ldconfig >/dev/null || skip "needs ldconfig to write a cache into the root"
+	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
 	rm -rf "$root/lib" && ln -s usr/lib "$root/lib"
 	fake_lib "$root" "/usr/lib/x86_64-linux-gnu/libcudart.so.12" libcudart.so.12
 	echo "/lib/x86_64-linux-gnu" >"$root/etc/ld.so.conf"
-	ldconfig -r "$root" 2>/dev/null || skip "ldconfig -r failed here"
+	ldconfig -r "$root" 2>/dev/null || skip_fixture "ldconfig -r failed here"
 	rm "$root/usr/lib/x86_64-linux-gnu/libcudart.so.12"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding lib-broken-symlink
+	# the stale entry is there and read: the loader tries it and finds no file
+	run_strict "$CUDX" --root "$root" --json why libcudart.so.12
+	[ "$status" -eq 1 ]
+	[ "$(py 'print(" ".join(c["path"] for c in r["candidates"] if c["how"] == "ldcache"))')" = /lib/x86_64-linux-gnu/libcudart.so.12 ]
 }
 
 @test "a library of another package with the same file name is not judged by that wheel's RECORD" {
@@ -249,12 +257,14 @@ for l in json.load(sys.stdin):
 	local site="$root/opt/venv/lib/python3.11/site-packages"
 	mkdir -p "$site/torch/lib" "$site/nvidia/cudnn/lib" "$site/nvidia_cudnn_cu12-9.1.0.70.dist-info" "$site/torch-2.4.0.dist-info"
 	printf 'home = /usr/bin\nversion = 3.11.2\n' >"$root/opt/venv/pyvenv.cfg"
-	cp "$CUDA13/lib/libcudnn.so.9" "$site/torch/lib/libcudnn.so.9"
+	hostfile "$CUDA13/lib/libcudnn.so.9" "$site/torch/lib/libcudnn.so.9"
 	size=$(stat -c %s "$site/torch/lib/libcudnn.so.9")
 	printf 'nvidia/cudnn/lib/libcudnn.so.9,sha256=x,999999\n' >"$site/nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD"
 	printf 'torch/lib/libcudnn.so.9,sha256=y,%s\n' "$size" >"$site/torch-2.4.0.dist-info/RECORD"
 	printf 'VIRTUAL_ENV=/opt/venv\nLD_LIBRARY_PATH=/opt/venv/lib/python3.11/site-packages/torch/lib\n' >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
+	# torch's copy is judged by torch's RECORD (same size: intact), not by the cuDNN wheel's
+	[ "$(lib_field torch/lib/libcudnn.so.9 owner)" = "torch 2.4.0" ]
 	lacks_finding lib-damaged
 	[[ "$output" != *"nvidia_cudnn_cu12 9.1.0.70\", \"is_stub\""* ]]
 }

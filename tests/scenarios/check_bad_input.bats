@@ -53,15 +53,15 @@ teardown() {
 }
 
 @test "an unreadable directory on LD_LIBRARY_PATH is noted (run as an unprivileged user)" {
-	command -v setpriv >/dev/null || skip "needs setpriv (util-linux) to drop root"
+	command -v setpriv >/dev/null || skip_fixture "needs setpriv (util-linux) to drop root"
 	mkdir -p "$root/opt/locked"
 	chmod 000 "$root/opt/locked"
 	echo "LD_LIBRARY_PATH=/opt/locked" >"$env_file"
 	chmod 755 "$root" && chmod 644 "$env_file"
 	if [ "$(id -u)" = 0 ]; then
 		# cudx and its root must be reachable by nobody
-		setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$CUDX" || skip "cudx binary not reachable by user nobody"
-		run setpriv --reuid=nobody --regid=nogroup --clear-groups "$CUDX" --no-probe --root "$root" --env "$env_file" --json
+		setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$CUDX" || skip_fixture "cudx binary not reachable by user nobody"
+		run_strict setpriv --reuid=nobody --regid=nogroup --clear-groups "$CUDX" --no-probe --root "$root" --env "$env_file" --json
 	else
 		run_cudx --root "$root" --env "$env_file" --json
 	fi
@@ -70,7 +70,7 @@ teardown() {
 }
 
 @test "a --root that does not exist is a usage error" {
-	run "$CUDX" --root /nonexistent/cudx-root
+	run_strict -2 "$CUDX" --root /nonexistent/cudx-root
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--root /nonexistent/cudx-root"* ]]
 }
@@ -78,27 +78,27 @@ teardown() {
 @test "a FIFO where a file is expected does not hang cudx" {
 	mkdir -p "$root/proc/driver/nvidia" "$root/usr/lib/x86_64-linux-gnu"
 	mkfifo "$root/proc/driver/nvidia/version" "$root/usr/lib/x86_64-linux-gnu/libcudart.so.12.4.127"
-	run timeout 20 "$CUDX" --no-probe --root "$root" --env "$env_file" --json
+	run_strict timeout 20 "$CUDX" --no-probe --root "$root" --env "$env_file" --json
 	[ "$status" -le 1 ]
 	[[ "$output" == *'"schema": "cudx/1"'* ]]
 }
 
 @test "an empty --root or --env is a usage error, not the live system" {
-	run "$CUDX" --no-probe --root ""
+	run_strict -2 "$CUDX" --no-probe --root ""
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cudx: --root needs a directory"* ]]
-	run "$CUDX" --no-probe --root= --json
+	run_strict -2 "$CUDX" --no-probe --root= --json
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cudx: --root needs a directory"* ]]
 	[[ "$output" != *'"findings"'* ]]
-	run "$CUDX" --no-probe --root "$root" --env=
+	run_strict -2 "$CUDX" --no-probe --root "$root" --env=
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cudx: --env needs a file"* ]]
 }
 
 @test "an --env file over 16 MB is an error, not silently cut" {
 	head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' x >>"$env_file"
-	run_cudx --root "$root" --env "$env_file" --json
+	run_cudx -2 --root "$root" --env "$env_file" --json
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cudx: --env $env_file: File too large (over 16 MB)"* ]]
 }
@@ -107,6 +107,6 @@ teardown() {
 	awk 'BEGIN { for (i = 0; i < 70000; i++) printf "VAR_%d=%d\n", i, i }' >>"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$status" -le 1 ]
-	[[ "$output" == *"cudx: warning: environment of file $env_file: 4465 variables past the first 65536 ignored"* ]]
-	[ "$(grep -c 'variables past the first' <<<"$output")" -eq 1 ]
+	[[ "$stderr" == *"cudx: warning: environment of file $env_file: 4465 variables past the first 65536 ignored"* ]]
+	[ "$(grep -c 'variables past the first' <<<"$stderr")" -eq 1 ]
 }

@@ -187,13 +187,7 @@ EOF
 }
 
 @test "every id the registry has keeps one severity per subject across all fixtures' commands" {
-	local c
-	for c in $cx_fixtures; do
-		cx_root
-		# a case whose fixture cannot be built here (skip) is left out, not the whole test
-		if (skip() { exit 1; }; "cx_build_$c") 2>/dev/null; then cx_look "$c"; fi
-		cx_cleanup
-	done
+	cx_look_all
 	cx_registry
 	run cx_consistent $(cd "$CX_OUT" && ls -d */ | tr -d /)
 	echo "$output"
@@ -203,17 +197,13 @@ EOF
 
 @test "live: LD_LIBRARY_PATH=.../stubs cudx why libcuda.so reports stub-libcuda as check does, exit 1" {
 	local stubs=/usr/local/cuda/lib64/stubs
-	[ -e "$stubs/libcuda.so" ] || skip "no $stubs/libcuda.so on this machine"
+	[ -e "$stubs/libcuda.so" ] || skip_fixture "no $stubs/libcuda.so on this machine"
 	if /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
 		skip "this machine has a real libcuda.so.1 (the stub finding is then a warning)"
 	fi
-	mkdir -p "$CX_OUT/live"
-	env LD_LIBRARY_PATH=$stubs "$CUDX" --no-probe check --json >"$CX_OUT/live/1.json" || true
-	echo check >"$CX_OUT/live/1.cmd"
-	run env LD_LIBRARY_PATH=$stubs "$CUDX" why libcuda.so --json
-	[ "$status" -eq 1 ]
-	echo "$output" >"$CX_OUT/live/2.json"
-	echo "why libcuda.so" >"$CX_OUT/live/2.cmd"
+	cx_run live 1 check env LD_LIBRARY_PATH=$stubs "$CUDX" --no-probe
+	cx_run live 2 "why libcuda.so" env LD_LIBRARY_PATH=$stubs "$CUDX"
+	[ "$(cx_rc live 2)" = 1 ]
 	has live 1 stub-libcuda error
 	has live 2 stub-libcuda error
 	cx_registry
@@ -228,12 +218,8 @@ EOF
 	mkdir -p "$CX_OUT/probe"
 	for v in CUDX_DOUBLE_CUINIT=803 CUDX_DOUBLE_PTX=209 CUDX_DOUBLE_DEVICES=0 CUDX_DOUBLE_DRIVER_VERSION=12020 \
 		CUDX_DOUBLE_CUDNN_CUDART=12080; do
-		mkdir -p "$CX_OUT/probe-$v"
-		env -u CUDA_VISIBLE_DEVICES "$v" LD_LIBRARY_PATH="$dbl" "$CUDX" probe --json --cudart libcudart.so.13 \
-			>"$CX_OUT/probe-$v/1.json" || true
-		echo probe >"$CX_OUT/probe-$v/1.cmd"
-		env -u CUDA_VISIBLE_DEVICES "$v" LD_LIBRARY_PATH="$dbl" "$CUDX" check --json >"$CX_OUT/probe-$v/2.json" || true
-		echo check >"$CX_OUT/probe-$v/2.cmd"
+		cx_run "probe-$v" 1 "probe --cudart libcudart.so.13" env -u CUDA_VISIBLE_DEVICES "$v" LD_LIBRARY_PATH="$dbl" "$CUDX"
+		cx_run "probe-$v" 2 check env -u CUDA_VISIBLE_DEVICES "$v" LD_LIBRARY_PATH="$dbl" "$CUDX"
 		# what the probe reports, check reports too
 		python3 - "$CX_OUT/probe-$v" <<'EOF'
 import json, sys
@@ -252,20 +238,15 @@ EOF
 # why/tree of one DLL (PE fixtures built with mingw-w64).
 @test "windows: cudnn-zlibwapi-missing and a missing nvcuda.dll are errors in check, why and tree" {
 	cx_windows_root
-	mkdir -p "$CX_OUT/windows"
 	local i=0 line
 	for line in "check" "why cudnn_cnn_infer64_8.dll" "tree cudnn_cnn_infer64_8.dll" "why nvcuda.dll"; do
 		i=$((i + 1))
-		local rc=0
-		# shellcheck disable=SC2086
-		"$CUDX" --no-probe --root "$root" --env "$root.env" --json $line >"$CX_OUT/windows/$i.json" || rc=$?
-		echo "$rc" >"$CX_OUT/windows/$i.rc"
-		echo "$line" >"$CX_OUT/windows/$i.cmd"
+		cx_run windows "$i" "$line" "$CUDX" --no-probe --root "$root" --env "$root.env"
 	done
 	for n in 1 2 3; do has windows $n cudnn-zlibwapi-missing error; done
 	has windows 1 dll-not-found error
 	has windows 4 dll-not-found error
-	[ "$(cat "$CX_OUT/windows/2.rc")" = 1 ]
+	[ "$(cx_rc windows 2)" = 1 ]
 	# why keeps what is about its DLL: not the missing nvcuda.dll
 	! cx_ids windows 2 | grep -q dll-not-found
 	cx_registry

@@ -6,7 +6,8 @@
 #   cx_fixture stub_so1          # builds $root and $env_file for one case (see cx_fixtures)
 #   cx_look stub_so1             # runs every command of the case with --json into $CX_OUT/stub_so1/*.json
 : "${CUDX:?CUDX must point at the cudx binary}"
-CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
+# shellcheck source=lib/cudx.bash
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cudx.bash" # run_to_file, skip_fixture, need_cuda13, CUDA13
 MULTIARCH=usr/lib/x86_64-linux-gnu
 CX_BASE_LIBS="libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux-x86-64.so.2 libstdc++.so.6 libgcc_s.so.1 libz.so.1"
 
@@ -56,9 +57,9 @@ cx_lib() {
 	fi
 }
 
-need_cuda13() {
-	[ -e "$CUDA13/lib/libcudart.so.13" ] || skip "needs the CUDA 13 toolkit at $CUDA13"
-	[ -e "$CUDA13/lib/stubs/libcuda.so" ] || skip "needs $CUDA13/lib/stubs/libcuda.so"
+cx_need_stubs() {
+	need_cuda13
+	[ -e "$CUDA13/lib/stubs/libcuda.so" ] || skip_fixture "needs $CUDA13/lib/stubs/libcuda.so"
 }
 
 cx_cudart() { # the CUDA 13 runtime at /usr/local/cuda-13.0/lib, lib64 and /usr/local/cuda links
@@ -72,7 +73,7 @@ CUDART=/usr/local/cuda/lib64/libcudart.so.13
 
 # A stub copied as libcuda.so.1 is what the loader picks for libcuda.so.1 (and cudart's dlopen).
 cx_build_stub_so1() {
-	need_cuda13
+	cx_need_stubs
 	cx_cudart
 	mkdir -p "$root/opt/lib"
 	cp "$CUDA13/lib/stubs/libcuda.so" "$root/opt/lib/libcuda.so.1"
@@ -85,7 +86,7 @@ why libcudart.so.13"
 
 # The toolkit's stubs directory first on LD_LIBRARY_PATH (the user's report: why libcuda.so).
 cx_build_stubs_dir() {
-	need_cuda13
+	cx_need_stubs
 	cx_cudart
 	mkdir -p "$root/usr/local/cuda-13.0/lib/stubs"
 	cp "$CUDA13/lib/stubs/libcuda.so" "$root/usr/local/cuda-13.0/lib/stubs/libcuda.so"
@@ -162,12 +163,12 @@ tree /opt/a/libcudnn_ops_infer.so.8"
 
 # /opt/cudnn is in ld.so.conf, but the cache was written before libcudnn.so.8 was put there.
 cx_build_stale_cache() {
-	command -v ldconfig >/dev/null || skip "needs ldconfig to write a cache into the root"
-	[ "$(id -u)" = 0 ] || skip "ldconfig -r needs root"
+	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
+	[ "$(id -u)" = 0 ] || skip_fixture "ldconfig -r needs root"
 	mkdir -p "$root/opt/cudnn" "$root/etc/ld.so.conf.d"
 	echo "include /etc/ld.so.conf.d/*.conf" >"$root/etc/ld.so.conf"
 	echo "/opt/cudnn" >"$root/etc/ld.so.conf.d/cudnn.conf"
-	ldconfig -r "$root" 2>/dev/null || skip "ldconfig -r failed here"
+	ldconfig -r "$root" 2>/dev/null || skip_fixture "ldconfig -r failed here"
 	cx_lib /opt/cudnn/libcudnn.so.8 libcudnn.so.8
 	cx_ops_infer
 	echo "LD_LIBRARY_PATH=/opt/a" >"$env_file"
@@ -239,19 +240,40 @@ cx_fixture() {
 	"cx_build_$1"
 }
 
-# cx_look CASE: every command of the case, --json, into $CX_OUT/CASE/N.json with N.cmd (the
-# command line) and N.rc (its exit status).
+# cx_look_all: cx_look of every case this machine has the fixtures for; a case that cannot be built
+# here is left out, not the whole test (under CUDX_TEST_STRICT=1 it fails, as skip_fixture does).
+cx_look_all() {
+	local c
+	for c in $cx_fixtures; do
+		cx_root
+		if (skip() { exit 1; }; skip_fixture() { exit 1; }; "cx_build_$c") 2>/dev/null; then
+			cx_look "$c" || return 1
+		elif [ "${CUDX_TEST_STRICT:-0}" = 1 ]; then
+			echo "CUDX_TEST_STRICT=1: case $c cannot be built here"
+			return 1
+		fi
+		cx_cleanup
+	done
+}
+
+# cx_run CASE N LINE CMD...: CMD --json LINE (a cudx command line), stdout into $CX_OUT/CASE/N.json
+# with N.cmd (LINE), N.rc (its exit status) and N.err; cudx must exit 0 or 1 and print its JSON.
+cx_run() {
+	local case=$1 n=$2 line=$3
+	shift 3
+	mkdir -p "$CX_OUT/$case"
+	echo "$line" >"$CX_OUT/$case/$n.cmd"
+	# shellcheck disable=SC2086
+	run_to_file "$CX_OUT/$case/$n.json" "$@" --json $line || return 1
+	echo "$status" >"$CX_OUT/$case/$n.rc"
+}
+
+# cx_look CASE: every command of the case (cx_run, without the probe).
 cx_look() {
 	local case=$1 i=0 line var="cx_cmds_$1"
-	mkdir -p "$CX_OUT/$case"
 	while IFS= read -r line; do
 		i=$((i + 1))
-		local rc=0
-		# shellcheck disable=SC2086
-		"$CUDX" --no-probe --root "$root" --env "$env_file" --json $line >"$CX_OUT/$case/$i.json" \
-			2>"$CX_OUT/$case/$i.err" || rc=$?
-		echo "$rc" >"$CX_OUT/$case/$i.rc"
-		echo "$line" >"$CX_OUT/$case/$i.cmd"
+		cx_run "$case" "$i" "$line" "$CUDX" --no-probe --root "$root" --env "$env_file" || return 1
 	done <<<"${!var}"
 }
 
@@ -261,8 +283,8 @@ cx_look() {
 cx_windows_root() {
 	local keep_nvcuda=${1:-}
 	export WINFIX="$CUDX_BUILD/winfix"
-	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || skip "PE fixtures not buildable here"
-	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip "no cuDNN fixture (lld-link missing)"
+	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || skip_fixture "PE fixtures not buildable here"
+	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip_fixture "no cuDNN fixture (lld-link missing)"
 	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
 	root=$(mktemp -d "${BATS_TMPDIR:-/tmp}/cudx-cx.XXXXXX")
 	wintree_init "$root"
@@ -274,5 +296,5 @@ cx_windows_root() {
 
 # The registry: every finding id with its severity and milder severity (cudx kb findings).
 cx_registry() {
-	"$CUDX" kb findings --json >"$CX_OUT/registry.json"
+	run_to_file "$CX_OUT/registry.json" "$CUDX" kb findings --json
 }

@@ -3,6 +3,8 @@
 # (tests/fixtures/fleet/make-reports.sh: driver 535 and 470, CUDA 11.8 and 13 runtimes, cuDNN 9,
 # GPUs listed in /proc), copied under node names the way the Slurm recipe collects them.
 
+load lib/cudx
+
 setup_file() {
 	export BASE="$BATS_FILE_TMPDIR/base"
 	CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$CUDX_SRC/build/pkgs} "$CUDX_SRC/tests/fixtures/fleet/make-reports.sh" "$BASE" \
@@ -12,7 +14,7 @@ setup_file() {
 
 setup() {
 	[ -s "$BASE/healthy_535.json" ] && [ -s "$BASE/old_470.json" ] && [ -s "$BASE/cuda13_535.json" ] ||
-		skip "the base reports need the driver 535/470 packages and the CUDA 13 toolkit (tests/fixtures/fleet/make-reports.sh)"
+		skip_fixture "the base reports need the driver 535/470 packages and the CUDA 13 toolkit (tests/fixtures/fleet/make-reports.sh)"
 	dir=$(mktemp -d "$BATS_TEST_TMPDIR/fleet.XXXXXX")
 }
 
@@ -25,7 +27,7 @@ node() {
 	for i in 1 2 3 4 5 6 10; do node "node$i" healthy_535; done
 	node node17 old_470
 	node node18 cuda13_535
-	run "$CUDX" compare "$dir"
+	run_strict "$CUDX" compare "$dir"
 	[ "$status" -eq 1 ]
 	major=$(jq -r .inventory.driver.effective_version "$BASE/healthy_535.json")
 	old=$(jq -r .inventory.driver.effective_version "$BASE/old_470.json")
@@ -44,7 +46,7 @@ node() {
 	node n4 mismatch_550
 	# the finding's severity is its rule entry's (src/diag/rules_fleet.c), as `cudx kb findings` lists it
 	sev=$("$CUDX" kb findings fleet-node-differs --json | jq -r '.kb.findings[0].severity')
-	run "$CUDX" compare --json "$dir"
+	run_strict "$CUDX" compare --json "$dir"
 	[ "$status" -eq 1 ]
 	python3 - "$output" "$sev" <<'EOF'
 import json, sys
@@ -66,7 +68,7 @@ EOF
 
 @test "all nodes alike: exit 0" {
 	for i in 1 2 3; do node "n$i" healthy_535; done
-	run "$CUDX" compare "$dir/n1.json" "$dir/n2.json" "$dir/n3.json"
+	run_strict "$CUDX" compare "$dir/n1.json" "$dir/n2.json" "$dir/n3.json"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"3 nodes, all alike"* ]]
 	! grep -q "differ" <<<"$output"
@@ -81,7 +83,7 @@ EOF
 	# the layout before the envelope (cudx 0.1.0 before the rule registry)
 	jq '.system.hostname = "c" | {schema, tool, system, inventory, findings}' "$BASE/healthy_535.json" >"$dir/c.json"
 	jq '.system.hostname = "d" | {schema, tool, system, inventory, findings}' "$BASE/old_470.json" >"$dir/d.json"
-	run "$CUDX" compare "$dir"
+	run_strict "$CUDX" compare "$dir"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"4 nodes, 1 differs from the majority"* ]]
 	# the old layout's driver and findings (read after the inventory) both count
@@ -94,14 +96,14 @@ EOF
 	for i in 1 2 3; do node "n$i" healthy_535; done
 	head -c 1000 "$BASE/healthy_535.json" >"$dir/truncated.json"
 	jq '.schema = "cudx/2"' "$BASE/healthy_535.json" >"$dir/v2.json"
-	"$CUDX" arch --json "$CUDX" >"$dir/arch.json" || true
-	"$CUDX" kb driver 12.4 --json >"$dir/kb.json"
+	run_to_file "$dir/arch.json" "$CUDX" arch --json "$CUDX"
+	run_to_file "$dir/kb.json" "$CUDX" kb driver 12.4 --json
 	head -c 4096 /dev/urandom >"$dir/random.json"
 	: >"$dir/empty.json"
 	printf '%s' '{"schema":"cudx/1","inventory":{"gpus":{}}}' >"$dir/wrongtype.json"
 	printf '%s' '{"schema":"cudx/1","findings":[]}' >"$dir/noinventory.json"
 	mkfifo "$dir/fifo.json"
-	run timeout 20 "$CUDX" compare "$dir"
+	run_strict timeout 20 "$CUDX" compare "$dir"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"3 nodes, all alike, 9 reports unreadable"* ]]
 	[[ "$output" == *"truncated.json: not JSON: "*" at byte "* ]]
@@ -116,17 +118,17 @@ EOF
 }
 
 @test "usage: no argument, nothing readable, --prom" {
-	run "$CUDX" compare
+	run_strict -2 "$CUDX" compare
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"usage: cudx compare"* ]]
-	run "$CUDX" compare "$dir/missing.json"
+	run_strict -2 "$CUDX" compare "$dir/missing.json"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"missing.json: No such file or directory"* ]]
 	[[ "$output" == *"no report could be read"* ]]
-	run "$CUDX" compare "$dir"
+	run_strict -2 "$CUDX" compare "$dir"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no *.json reports in this directory"* ]]
 	node a healthy_535
-	run "$CUDX" compare --prom "$dir"
+	run_strict -2 "$CUDX" compare --prom "$dir"
 	[ "$status" -eq 2 ]
 }

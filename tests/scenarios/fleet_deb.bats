@@ -5,6 +5,8 @@
 # host. The build is the slowest fleet test (a release build of cudx; later runs reuse its
 # build directory): it skips when dpkg-buildpackage or debhelper are missing.
 
+load lib/cudx
+
 setup_file() {
 	# where `make deb` builds: a second run reuses the build directory
 	export DEBS="$CUDX_SRC/build/deb"
@@ -13,7 +15,7 @@ setup_file() {
 }
 
 setup() {
-	[ "$(cat "$BATS_FILE_TMPDIR/build.status")" != 77 ] || skip "$(cat "$BATS_FILE_TMPDIR/build.log")"
+	[ "$(cat "$BATS_FILE_TMPDIR/build.status")" != 77 ] || skip_fixture "$(cat "$BATS_FILE_TMPDIR/build.log")"
 	version=$(dpkg-parsechangelog -l "$CUDX_SRC/debian/changelog" -S Version)
 	deb=$DEBS/cudx_${version}_$(dpkg --print-architecture).deb
 }
@@ -25,7 +27,7 @@ setup() {
 }
 
 @test "lintian finds nothing, pedantic and informational tags included" {
-	command -v lintian >/dev/null || skip "lintian missing (apt-get install lintian)"
+	command -v lintian >/dev/null || skip_fixture "lintian missing (apt-get install lintian)"
 	[ -f "$deb" ] || skip "no package built"
 	changes=${deb%.deb}.changes
 	run lintian --pedantic --display-info --tag-display-limit 0 "$changes"
@@ -58,14 +60,14 @@ setup() {
 	[ -f "$deb" ] || skip "no package built"
 	root=$BATS_TEST_TMPDIR/root
 	dpkg -x "$deb" "$root"
-	run "$root/usr/bin/cudx" --version
+	run_strict -0 "$root/usr/bin/cudx" --version
 	[ "$output" = "cudx $version" ]
 	mkdir -p "$BATS_TEST_TMPDIR/tree/etc" "$BATS_TEST_TMPDIR/reports"
-	run "$root/usr/bin/cudx" --root "$BATS_TEST_TMPDIR/tree" --json
+	run_strict "$root/usr/bin/cudx" --root "$BATS_TEST_TMPDIR/tree" --json
 	[ "$status" -eq 0 ]
 	echo "$output" >"$BATS_TEST_TMPDIR/reports/a.json"
 	cp "$BATS_TEST_TMPDIR/reports/a.json" "$BATS_TEST_TMPDIR/reports/b.json"
-	run "$root/usr/bin/cudx" compare "$BATS_TEST_TMPDIR/reports"
+	run_strict "$root/usr/bin/cudx" compare "$BATS_TEST_TMPDIR/reports"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"2 nodes, all alike"* ]]
 	# the unit's helper finds the packaged binary next to it

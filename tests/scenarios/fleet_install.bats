@@ -3,6 +3,8 @@
 # lint-clean, the bash/zsh/fish completions parse, cover every command and option `cudx --help`
 # lists, and complete as their shells would.
 
+load lib/cudx
+
 setup_file() {
 	export INST="$BATS_FILE_TMPDIR/inst"
 	[ -x "$CUDX_SRC/build/cudx" ] || return 0 # setup() skips
@@ -11,7 +13,7 @@ setup_file() {
 }
 
 setup() {
-	[ -x "$CUDX_SRC/build/cudx" ] || skip "make install installs the release build: make build first"
+	[ -x "$CUDX_SRC/build/cudx" ] || skip_fixture "make install installs the release build: make build first"
 	P=$INST/opt/cudx
 	COMP=$CUDX_SRC/packaging/completions
 }
@@ -19,6 +21,8 @@ setup() {
 # the commands and the options `cudx --help` lists
 help_commands() { "$CUDX" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z]\+\).*/\1/p'; }
 help_options() { "$CUDX" --help | sed -n '/^options/,$p' | grep -oE -- '^  -[-a-z]+(, -[-a-z]+)*' | tr ',' '\n' | tr -d ' ' | sort -u; }
+# before a check that every listed one is somewhere: cudx answered (a broken binary lists none)
+help_answered() { [ "$(help_commands | wc -l)" -ge 8 ] && [ "$(help_options | wc -l)" -ge 10 ]; }
 
 @test "make install honours PREFIX and DESTDIR and installs a working binary" {
 	cat "$BATS_FILE_TMPDIR/install.log"
@@ -43,7 +47,7 @@ help_options() { "$CUDX" --help | sed -n '/^options/,$p' | grep -oE -- '^  -[-a-
 }
 
 @test "the man page is mandoc -Tlint clean and names every command and option" {
-	command -v mandoc >/dev/null || skip "mandoc missing (apt-get install mandoc)"
+	command -v mandoc >/dev/null || skip_fixture "mandoc missing (apt-get install mandoc)"
 	# Whether an .Xr target exists depends on the manuals this host has (and how fresh its
 	# mandoc.db is), not on the page: those two messages are left out, every other one fails.
 	run sh -c 'mandoc -Tlint "$1" 2>&1 | grep -v -e "outdated mandoc.db" -e "referenced manual not found"' sh \
@@ -53,6 +57,7 @@ help_options() { "$CUDX" --help | sed -n '/^options/,$p' | grep -oE -- '^  -[-a-
 	printf '.Dd x\n.Dt X 1\n.Os\n.Sh NAME\n.Bl -tag\n' >"$BATS_TEST_TMPDIR/bad.1"
 	[ -n "$(mandoc -Tlint "$BATS_TEST_TMPDIR/bad.1" 2>&1)" ] # the check can fail
 	page=$(mandoc -Tascii "$P/share/man/man1/cudx.1" | col -b)
+	help_answered
 	for c in $(help_commands); do grep -q "cudx $c" <<<"$page" || { echo "command $c not in cudx.1"; return 1; }; done
 	for o in $(help_options); do grep -qe "$o" <<<"$page" || { echo "option $o not in cudx.1"; return 1; }; done
 }
@@ -61,6 +66,7 @@ help_options() { "$CUDX" --help | sed -n '/^options/,$p' | grep -oE -- '^  -[-a-
 	bash -n "$COMP/cudx.bash"
 	if command -v zsh >/dev/null; then zsh -n "$COMP/_cudx"; else echo "# zsh missing: not parsed" >&3; fi
 	if command -v fish >/dev/null; then fish -n "$COMP/cudx.fish"; else echo "# fish missing: not parsed" >&3; fi
+	help_answered
 	for f in cudx.bash _cudx cudx.fish; do
 		for c in $(help_commands); do
 			grep -qw -- "$c" "$COMP/$f" || { echo "$f lacks the command $c: add it"; return 1; }
@@ -79,7 +85,7 @@ help_options() { "$CUDX" --help | sed -n '/^options/,$p' | grep -oE -- '^  -[-a-
 }
 
 @test "bash completes commands, options and their values" {
-	[ -r /usr/share/bash-completion/bash_completion ] || skip "bash-completion missing"
+	[ -r /usr/share/bash-completion/bash_completion ] || skip_fixture "bash-completion missing"
 	run bash -c '
 		. /usr/share/bash-completion/bash_completion
 		. "$1/cudx.bash"
@@ -98,7 +104,7 @@ help_options() { "$CUDX" --help | sed -n '/^options/,$p' | grep -oE -- '^  -[-a-
 }
 
 @test "fish completes commands and option values" {
-	command -v fish >/dev/null || skip "fish missing"
+	command -v fish >/dev/null || skip_fixture "fish missing"
 	run fish -c "source $COMP/cudx.fish; complete -C 'cudx comp'; complete -C 'cudx probe --stages '; complete -C 'cudx --os '"
 	echo "$output"
 	[[ "${lines[0]}" == compare* ]]

@@ -6,10 +6,12 @@
 # copies files that the install rules really produce. kubeconform is not in Debian: these are
 # the checks it would make that matter here, by hand.
 
+load lib/cudx
+
 K8S=$CUDX_SRC/packaging/k8s
 
 setup() {
-	python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml missing"
+	python3 -c 'import yaml' 2>/dev/null || skip_fixture "python3-yaml missing"
 	tmp=$(mktemp -d "$BATS_TEST_TMPDIR/k8s.XXXXXX")
 }
 
@@ -86,7 +88,7 @@ EOF
 	run grep -vE '^(#|$|FROM |RUN |WORKDIR |COPY |ENTRYPOINT |CMD | && |USER |ENV |LABEL )' "$f"
 	[ -z "$output" ]
 	# the COPY --from=build sources exist in an install with the same prefix
-	[ -f "$CUDX_BUILD/cmake_install.cmake" ] || skip "no configured build in $CUDX_BUILD"
+	[ -f "$CUDX_BUILD/cmake_install.cmake" ] || skip_fixture "no configured build in $CUDX_BUILD"
 	DESTDIR="$tmp/out" cmake --install "$CUDX_BUILD" --prefix /usr >/dev/null
 	for src in $(sed -n 's|^COPY --from=build /out\(/[^ ]*\) .*|\1|p' "$f"); do
 		[ -e "$tmp/out$src" ] || { echo "not installed: $src"; return 1; }

@@ -5,6 +5,8 @@
 # stopped in teardown. Both programs are unpacked from Debian's packages, never installed
 # (tests/fixtures/fetch-fleet-debs.sh).
 
+load lib/cudx
+
 PKGS=${CUDX_FLEET_CACHE:-$CUDX_SRC/build/fleet-pkgs}/root
 
 setup() {
@@ -24,7 +26,7 @@ teardown() {
 }
 
 need() {
-	[ -x "$PKGS/usr/bin/$1" ] || skip "needs $1 from Debian's $2 package, unpacked by tests/fixtures/fetch-fleet-debs.sh into $PKGS"
+	[ -x "$PKGS/usr/bin/$1" ] || skip_fixture "needs $1 from Debian's $2 package, unpacked by tests/fixtures/fetch-fleet-debs.sh into $PKGS"
 }
 
 @test "promtool check metrics accepts --prom of this machine and of a tree with escaped labels" {
@@ -53,9 +55,9 @@ need() {
 }
 
 @test "the systemd units pass systemd-analyze verify" {
-	command -v systemd-analyze >/dev/null || skip "systemd-analyze missing"
+	command -v systemd-analyze >/dev/null || skip_fixture "systemd-analyze missing"
 	unit="$CUDX_BUILD/packaging/cudx-prometheus.service"
-	[ -f "$unit" ] || skip "no configured unit in $CUDX_BUILD (cmake configures packaging/install.cmake)"
+	[ -f "$unit" ] || skip_fixture "no configured unit in $CUDX_BUILD (cmake configures packaging/install.cmake)"
 	# verify resolves units and the ExecStart program inside --root: a tree with systemd's own
 	# units (copied), the helper where the unit says it is, and our two units
 	exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$unit")
@@ -107,9 +109,9 @@ for line in sys.stdin:
 
 @test "node_exporter's textfile collector serves what the unit's ExecStart wrote, atomically" {
 	need prometheus-node-exporter prometheus-node-exporter
-	command -v curl >/dev/null || skip "curl missing"
+	command -v curl >/dev/null || skip_fixture "curl missing"
 	unit="$CUDX_BUILD/packaging/cudx-prometheus.service"
-	[ -f "$unit" ] || skip "no configured unit in $CUDX_BUILD"
+	[ -f "$unit" ] || skip_fixture "no configured unit in $CUDX_BUILD"
 	start_node_exporter
 	# the unit's command, with the installed paths pointing into this tree and the temp dir
 	cmd=$(sed -n 's/^ExecStart=//p' "$unit")

@@ -4,14 +4,17 @@
 # (never installed), their own config, key, socket, state and free ports in a temp dir, in a
 # private mount namespace, all stopped when the jobs are done.
 
+load lib/cudx
+
 # One cluster for the file: two jobs, one over a fresh directory, one over a directory that already
 # holds the reports of two nodes with another driver (made with --driver), side by side on the
 # node's two CPUs. Their exit statuses are sbatch --wait's.
 setup_file() {
 	export TMP="$BATS_FILE_TMPDIR"
 	mkdir -p "$TMP/run2/reports"
-	"$CUDX" --no-probe --json --driver 535.104.05 >"$TMP/run2/reports/ghost.json" || true
-	cp "$TMP/run2/reports/ghost.json" "$TMP/run2/reports/ghost2.json"
+	run_to_file "$TMP/ghost.json" "$CUDX" --no-probe --json --driver 535.104.05
+	cp "$TMP/ghost.json" "$TMP/run2/reports/ghost.json"
+	cp "$TMP/ghost.json" "$TMP/run2/reports/ghost2.json"
 	env CUDX="$CUDX" "$CUDX_SRC/tests/fixtures/fleet/slurm-run.sh" "$TMP/cluster" sh -c '
 		cd "$1" || exit 2
 		(sbatch --wait -N1 --output=job1.out "$2" "$1/run1" >/dev/null; echo $? >status1) &
@@ -34,7 +37,7 @@ teardown_file() {
 }
 
 setup() {
-	[ "$(cat "$TMP/slurm.status")" != 77 ] || skip "Slurm cannot start here: $(cat "$TMP/slurm.log")"
+	[ "$(cat "$TMP/slurm.status")" != 77 ] || skip_fixture "Slurm cannot start here: $(cat "$TMP/slurm.log")"
 	host=$(hostname -s)
 }
 

@@ -16,7 +16,7 @@ setup() {
 	for p in python3 /usr/bin/python3; do
 		if "$p" -c 'import jsonschema' 2>/dev/null; then PY=$p; break; fi
 	done
-	[ -n "$PY" ] || skip "python3-jsonschema missing (scripts/deps.sh test installs it)"
+	[ -n "$PY" ] || skip_fixture "python3-jsonschema missing (scripts/deps.sh test installs it)"
 	SCHEMA="$CUDX_SRC/docs/cudx.schema.json"
 }
 
@@ -51,11 +51,14 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-# jsonout NAME ARGS...: cudx ARGS --json into $CX_OUT/NAME.json (the exit status is not judged here)
+# jsonout [-N] NAME ARGS...: cudx ARGS --json into $CX_OUT/NAME.json; cudx must exit 0 or 1 (or N)
+# and, for 0/1, print its JSON (lib/cudx.bash)
 jsonout() {
+	local want=()
+	case $1 in -[0-9]*) want=("$1"); shift ;; esac
 	local name=$1
 	shift
-	"$CUDX" "$@" --json >"$CX_OUT/$name.json" || true
+	run_to_file "${want[@]}" "$CX_OUT/$name.json" "$CUDX" "$@" --json
 }
 
 @test "the schema rejects what is not the envelope (the validator can fail)" {
@@ -72,12 +75,8 @@ jsonout() {
 }
 
 @test "check, why, tree and arch on the fixture sysroots" {
-	local c n
-	for c in $cx_fixtures; do
-		cx_root
-		if (skip() { exit 1; }; "cx_build_$c") 2>/dev/null; then cx_look "$c"; fi
-		cx_cleanup
-	done
+	local n
+	cx_look_all
 	for cmd in check why tree arch; do
 		local files=()
 		for n in "$CX_OUT"/*/*.cmd; do
@@ -97,11 +96,12 @@ jsonout() {
 	validate why "$CX_OUT"/live-why-*.json
 	jsonout live-tree tree /bin/sh
 	validate tree "$CX_OUT/live-tree.json"
-	[ -e "$lib/libcublas.so.13" ] || skip "no CUDA 13 toolkit for tree and arch on real libraries"
+	[ -e "$lib/libcublas.so.13" ] || skip_fixture "no CUDA 13 toolkit for tree and arch on real libraries"
 	jsonout live-tree-cudnn tree "$lib/libcudnn.so.9"
 	jsonout live-tree-cudart tree "$lib/libcudart.so.13"
 	validate tree "$CX_OUT"/live-tree-cu*.json
-	jsonout live-arch arch "$lib/libcublas.so.13" "$lib/libcudart.so.13" /nonexistent --gpu sm_80 --gpu sm_61 --driver 535.104.05
+	# /nonexistent cannot be read: exit 2, the report still printed
+	jsonout -2 live-arch arch "$lib/libcublas.so.13" "$lib/libcudart.so.13" /nonexistent --gpu sm_80 --gpu sm_61 --driver 535.104.05
 	validate arch "$CX_OUT/live-arch.json"
 }
 

@@ -2,6 +2,8 @@
 # cudx why / tree / check on the loader, on this machine's real CUDA 13 tree and Debian's CUDA 11.8
 # packages. Each case asserts the finding id and the key evidence.
 
+load lib/cudx
+
 setup() {
 	CUDNN=/usr/local/cuda/lib64/libcudnn.so.9
 	CUBLAS11=$CUDX_PKG_CACHE/libcublas11/root/usr/lib/x86_64-linux-gnu
@@ -9,53 +11,56 @@ setup() {
 }
 
 @test "why libcudnn.so.8: only cuDNN 9 exists, and where" {
-	[ -e "$CUDNN" ] || skip "no cuDNN 9 in /usr/local/cuda"
-	run "$CUDX" --json why libcudnn.so.8
+	[ -e "$CUDNN" ] || skip_fixture "no cuDNN 9 in /usr/local/cuda"
+	run_strict "$CUDX" --json why libcudnn.so.8
 	[ "$status" -eq 1 ]
 	echo "$output" | jq -e '.resolved == null and .how == null'
 	echo "$output" | jq -e '.findings | map(.id) | index("lib-wrong-major") != null'
 	echo "$output" | jq -e '[.other_copies[] | select(.relation == "other major") | .soname] | index("libcudnn.so.9") != null'
 	echo "$output" | jq -e '.candidates | length > 2 and all(.taken == false)'
-	run "$CUDX" why libcudnn.so.8
+	run_strict "$CUDX" why libcudnn.so.8
 	[[ "$output" == *"only libcudnn.so.9 (major 9) exists"* ]]
 }
 
 @test "why: LD_LIBRARY_PATH wins and is named as the reason" {
-	[ -e "$CUDNN" ] || skip "no cuDNN 9 in /usr/local/cuda"
-	LD_LIBRARY_PATH=/nonexistent:/usr/local/cuda/lib64 run "$CUDX" --json why libcudnn.so.9
+	[ -e "$CUDNN" ] || skip_fixture "no cuDNN 9 in /usr/local/cuda"
+	LD_LIBRARY_PATH=/nonexistent:/usr/local/cuda/lib64 run_strict "$CUDX" --json why libcudnn.so.9
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.how == "ld_library_path" and .resolved == "/usr/local/cuda/lib64/libcudnn.so.9"'
 	echo "$output" | jq -e '.candidates[0].taken == false and .candidates[-1].taken == true'
 }
 
 @test "tree libcudnn.so.9 shows the run-time loaded sub-libraries" {
-	[ -e "$CUDNN" ] || skip "no cuDNN 9 in /usr/local/cuda"
-	run "$CUDX" --json tree "$CUDNN"
+	[ -e "$CUDNN" ] || skip_fixture "no cuDNN 9 in /usr/local/cuda"
+	run_strict "$CUDX" --json tree "$CUDNN"
 	echo "$output" | jq -e '[.edges[] | select(.runtime and .to != null) | .name] | index("libcudnn_graph.so.9") != null'
 	echo "$output" | jq -e '[.edges[] | select(.runtime and .to != null) | .name] | index("libcudnn_engines_precompiled.so.9") != null'
-	run "$CUDX" tree "$CUDNN"
+	run_strict "$CUDX" tree "$CUDNN"
 	[[ "$output" == *"libcudnn_ops.so.9 [dlopen, runpath]"* ]]
 }
 
 @test "tree --no-dlopen matches the NEEDED closure only" {
-	[ -e "$CUDNN" ] || skip "no cuDNN 9 in /usr/local/cuda"
-	run "$CUDX" --json tree --no-dlopen "$CUDNN"
+	[ -e "$CUDNN" ] || skip_fixture "no cuDNN 9 in /usr/local/cuda"
+	run_strict "$CUDX" --json tree --no-dlopen "$CUDNN"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '[.edges[] | select(.runtime)] | length == 0'
 	echo "$output" | jq -e '.missing == 0'
 }
 
 @test "check: CUDA 11 cuBLAS without its cuBLASLt is lib-wrong-major (only 13 exists)" {
-	[ -e "$CUBLAS11/libcublas.so.11" ] || skip "package libcublas11 not in CUDX_PKG_CACHE"
-	[ -e /usr/local/cuda/lib64/libcublasLt.so.13 ] || skip "no cuBLASLt 13"
-	LD_LIBRARY_PATH=$CUBLAS11 run "$CUDX" --json --no-probe check
+	[ -e "$CUBLAS11/libcublas.so.11" ] || skip_fixture "package libcublas11 not in CUDX_PKG_CACHE"
+	[ -e /usr/local/cuda/lib64/libcublasLt.so.13 ] || skip_fixture "no cuBLASLt 13"
+	LD_LIBRARY_PATH=$CUBLAS11 run_strict "$CUDX" --json --no-probe check
 	echo "$output" | jq -e '[.findings[] | select(.id == "lib-wrong-major") | .summary] | any(test("libcublasLt.so.11"))'
 }
 
 @test "check: with its cuBLASLt on the path there is no loader finding" {
-	[ -e "$CUBLAS11/libcublas.so.11" ] || skip "package libcublas11 not in CUDX_PKG_CACHE"
-	[ -e "$CUBLASLT11" ] || skip "package libcublaslt11 not in CUDX_PKG_CACHE"
-	LD_LIBRARY_PATH=$CUBLAS11:$CUBLASLT11 run "$CUDX" --json --no-probe check
+	[ -e "$CUBLAS11/libcublas.so.11" ] || skip_fixture "package libcublas11 not in CUDX_PKG_CACHE"
+	[ -e "$CUBLASLT11" ] || skip_fixture "package libcublaslt11 not in CUDX_PKG_CACHE"
+	LD_LIBRARY_PATH=$CUBLAS11:$CUBLASLT11 run_strict "$CUDX" --json --no-probe check
+	# both were found on the path (so their edges were resolved)
+	[ "$(lib_field "$CUBLAS11/libcublas.so.11" origin)" = LD_LIBRARY_PATH ]
+	[ "$(lib_field "$CUBLASLT11/libcublasLt.so.11" origin)" = LD_LIBRARY_PATH ]
 	# the loader family's ids (the libs family's lib-damaged/lib-broken-symlink are about files)
 	echo "$output" | jq -e '[.findings[] | select(.id | test("^lib-(not-found|wrong-major|wrong-arch|symbol-version-missing|shadowed)$|^ldcache-"))] | length == 0'
 }
@@ -66,7 +71,7 @@ setup() {
 	cp /bin/sh "$root/bin/sh"
 	# libz and what it needs: why judges the file's own dependencies too (issue 12)
 	cp /lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libc.so.6 "$root/usr/lib/x86_64-linux-gnu/"
-	run "$CUDX" --json --root "$root" why libz.so.1
+	run_strict "$CUDX" --json --root "$root" why libz.so.1
 	rm -rf "$root"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.how == "default" and .resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'
@@ -74,9 +79,12 @@ setup() {
 
 @test "why: a file found whose own dependency is missing fails to load: lib-not-found, exit 1" {
 	root=$(mktemp -d)
-	mkdir -p "$root/usr/lib/x86_64-linux-gnu"
+	mkdir -p "$root/usr/lib/x86_64-linux-gnu" "$root/lib64"
+	# the interpreter without libc.so.6: a C library with a hole (a tree with no C library at all
+	# gives one no-libc note instead, loader_interp.bats)
 	cp /lib/x86_64-linux-gnu/libz.so.1 "$root/usr/lib/x86_64-linux-gnu/"
-	run "$CUDX" --json --root "$root" why libz.so.1
+	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+	run_strict "$CUDX" --json --root "$root" why libz.so.1
 	rm -rf "$root"
 	[ "$status" -eq 1 ]
 	echo "$output" | jq -e '.resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'

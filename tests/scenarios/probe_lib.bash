@@ -1,17 +1,14 @@
 # Helpers for the probe scenarios: run `cudx probe --json` with a chosen LD_LIBRARY_PATH and query
 # the probe's steps and findings in the JSON it printed ($output).
-: "${CUDX:?CUDX must point at the cudx binary}"
+# shellcheck source=lib/cudx.bash
+. "$(dirname "${BASH_SOURCE[0]}")/lib/cudx.bash"
 : "${CUDX_PKG_CACHE:=${CUDX_SRC:-.}/build/pkgs}"
-CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
 D535=$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current
 D470=$CUDX_PKG_CACHE/libnvidia-tesla-470-cuda1/root/usr/lib/x86_64-linux-gnu/nvidia/tesla-470
 RT11=$CUDX_PKG_CACHE/libcudart11.0/root/usr/lib/x86_64-linux-gnu
 
 need_dir() {
-	[ -d "$1" ] || skip "needs $2 (missing $1; run tests/fixtures/fetch-nvidia-debs.sh)"
-}
-need_cuda13() {
-	[ -e "$CUDA13/lib/libcudart.so.13" ] || skip "needs the CUDA 13 toolkit at $CUDA13"
+	[ -d "$1" ] || skip_fixture "needs $2 (missing $1; run tests/fixtures/fetch-nvidia-debs.sh)"
 }
 # A system-wide libcuda would answer instead of the one a test puts on LD_LIBRARY_PATH only where
 # the test expects none at all.
@@ -25,14 +22,7 @@ need_no_system_libcuda() {
 probe_json() {
 	local lpath=$1
 	shift
-	run env -u CUDA_VISIBLE_DEVICES LD_LIBRARY_PATH="$lpath" "$CUDX" probe --json "$@"
-	[ "$status" -le 1 ] || { echo "cudx exited $status: $output"; return 1; }
-}
-
-py() {
-	python3 -c "import json,sys
-r=json.loads(sys.stdin.read())
-$1" "${@:2}" <<<"$output"
+	run_strict env -u CUDA_VISIBLE_DEVICES LD_LIBRARY_PATH="$lpath" "$CUDX" probe --json "$@"
 }
 
 # The codes a stage's steps returned, one per line: "STEP CODE"
@@ -43,15 +33,6 @@ step_codes() {
 has_code() {
 	step_codes "$1" | awk -v c="$2" '$NF==c {found=1} END {exit !found}' ||
 		{ echo "no $1 step returned $2; got:"; step_codes "$1"; return 1; }
-}
-finding_ids() {
-	py 'print("\n".join(f["id"] for f in r["findings"]))'
-}
-has_finding() {
-	finding_ids | grep -qx "$1" || { echo "expected finding $1; got: $(finding_ids | tr '\n' ' ')"; return 1; }
-}
-lacks_finding() {
-	! finding_ids | grep -qx "$1" || { echo "unexpected finding $1"; return 1; }
 }
 # Evidence lines of a finding, one per line.
 evidence() {

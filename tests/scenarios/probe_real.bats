@@ -20,7 +20,7 @@ load probe_lib
 
 @test "CUDA 13 stub libcuda: every call returns 34 and the probe says stub-libcuda" {
 	need_cuda13
-	[ -e "$CUDA13/lib/stubs/libcuda.so" ] || skip "needs $CUDA13/lib/stubs/libcuda.so"
+	[ -e "$CUDA13/lib/stubs/libcuda.so" ] || skip_fixture "needs $CUDA13/lib/stubs/libcuda.so"
 	mkdir -p "$BATS_TEST_TMPDIR/stub"
 	ln -s "$CUDA13/lib/stubs/libcuda.so" "$BATS_TEST_TMPDIR/stub/libcuda.so.1"
 	probe_json "$BATS_TEST_TMPDIR/stub:$CUDA13/lib" --stages driver,runtime --cudart libcudart.so.13
@@ -64,7 +64,7 @@ load probe_lib
 
 @test "no-device names its reason: CUDA_VISIBLE_DEVICES from the environment" {
 	need_dir "$D535" "Debian package libcuda1"
-	run env CUDA_VISIBLE_DEVICES=-1 LD_LIBRARY_PATH="$D535" "$CUDX" probe --json --stages driver
+	run_strict env CUDA_VISIBLE_DEVICES=-1 LD_LIBRARY_PATH="$D535" "$CUDX" probe --json --stages driver
 	has_finding no-device
 	evidence no-device | grep -q 'CUDA_VISIBLE_DEVICES=-1'
 }
@@ -72,13 +72,13 @@ load probe_lib
 @test "cudx check runs the probe (its evidence joins the findings); --no-probe and --root do not" {
 	need_dir "$D535" "Debian package libcuda1"
 	need_cuda13
-	run env LD_LIBRARY_PATH="$D535:$CUDA13/lib" "$CUDX" check --json --probe-timeout 10
+	run_strict env LD_LIBRARY_PATH="$D535:$CUDA13/lib" "$CUDX" check --json --probe-timeout 10
 	[ "$status" -eq 1 ]
 	evidence driver-too-old | grep -q '^probe: '
-	run env LD_LIBRARY_PATH="$D535:$CUDA13/lib" "$CUDX" check --json --no-probe
+	run_strict env LD_LIBRARY_PATH="$D535:$CUDA13/lib" "$CUDX" check --json --no-probe
 	[ -z "$(evidence driver-too-old | grep '^probe: ')" ]
 	mkdir -p "$BATS_TEST_TMPDIR/root/etc"
-	run "$CUDX" --root "$BATS_TEST_TMPDIR/root" probe
+	run_strict -2 "$CUDX" --root "$BATS_TEST_TMPDIR/root" probe
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"only on the live system"* ]]
 }
@@ -86,7 +86,7 @@ load probe_lib
 @test "text output names each step, its code and the file loaded" {
 	need_dir "$D535" "Debian package libcuda1"
 	need_cuda13
-	run env LD_LIBRARY_PATH="$D535:$CUDA13/lib" NO_COLOR=1 "$CUDX" probe --stages driver,runtime --cudart libcudart.so.13
+	run_strict env LD_LIBRARY_PATH="$D535:$CUDA13/lib" NO_COLOR=1 "$CUDX" probe --stages driver,runtime --cudart libcudart.so.13
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cudaGetDeviceCount"*"35 cudaErrorInsufficientDriver"* ]]
 	[[ "$output" == *"libcuda.so.535.309.01"* ]]

@@ -5,7 +5,7 @@ load lib/sysroot
 
 setup() {
 	dir=$(mktemp -d "${BATS_TMPDIR:-/tmp}/cudx-pid.XXXXXX")
-	command -v cc >/dev/null || skip "needs a C compiler"
+	command -v cc >/dev/null || skip_fixture "needs a C compiler"
 	# two cuDNN 8 sub-libraries from different releases, as a framework's bundled copy and a
 	# system copy would be
 	echo 'int cudnn_fake_a(void) { return 1; }' >"$dir/a.c"
@@ -62,7 +62,7 @@ start_host() {
 }
 
 @test "--pid of a process that does not exist is a usage error" {
-	run "$CUDX" --no-probe --pid 999999999
+	run_strict -2 "$CUDX" --no-probe --pid 999999999
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--pid"* ]]
 }

@@ -3,6 +3,8 @@
 # out as pip lays them out, holding the real CUDA 13 libraries of /usr/local/cuda and Debian's
 # driver 535 libcuda. Each scenario asserts the exact set of python-family finding ids.
 
+load lib/cudx
+
 load_fixture() {
 	# shellcheck source=../fixtures/python/mkpy.sh
 	source "${CUDX_SRC:-$BATS_TEST_DIRNAME/../..}/tests/fixtures/python/mkpy.sh"
@@ -10,15 +12,15 @@ load_fixture() {
 
 setup() {
 	load_fixture
-	command -v jq >/dev/null || skip "needs jq (Debian package jq)"
-	command -v "$MKPY_CC" >/dev/null || skip "needs a C compiler (cc or clang) to build the framework objects"
-	[ -r "$MKPY_CUDA/lib/libcudnn.so.9" ] || skip "needs the CUDA 13 toolkit with cuDNN 9 in $MKPY_CUDA"
+	command -v jq >/dev/null || skip_fixture "needs jq (Debian package jq)"
+	command -v "$MKPY_CC" >/dev/null || skip_fixture "needs a C compiler (cc or clang) to build the framework objects"
+	[ -r "$MKPY_CUDA/lib/libcudnn.so.9" ] || skip_fixture "needs the CUDA 13 toolkit with cuDNN 9 in $MKPY_CUDA"
 	R="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$R/usr/bin" "$R/etc" "$R/home/u"
 	: >"$R/usr/bin/python3.11"
 }
 
-check_json() { "$CUDX" check --no-probe --root "$R" --env "$R.env" --json "$@"; }
+check_json() { run_strict "$CUDX" check --no-probe --root "$R" --env "$R.env" --json "$@"; }
 
 # torch 2.9.1+cu130 with the CUDA 13 wheels it pins, in a venv
 healthy_venv() {
@@ -35,7 +37,7 @@ healthy_venv() {
 
 @test "torch cu130 with its wheels: healthy, libraries resolved into the wheels via RUNPATH" {
 	healthy_venv
-	run check_json
+	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
 	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0]')
 	[ "$(echo "$fw" | jq -r .cuda)" = "13.0" ]
@@ -46,7 +48,7 @@ healthy_venv() {
 	[ "$(echo "$fw" | jq -r '.libraries[] | select(.name=="libcudart.so.13") | .version')" = "13.0.96" ]
 	# triton is not an nvidia-* pin: not a requirement cudx checks
 	[ "$(echo "$fw" | jq -r '.requires | length')" = "3" ]
-	run "$CUDX" check --no-probe --root "$R" --env "$R.env"
+	run_strict "$CUDX" check --no-probe --root "$R" --env "$R.env"
 	[[ "$output" == *"PyTorch 2.9.1+cu130 (torch)"* ]]
 	[[ "$output" == *"built for      CUDA 13.0 (torch/version.py)"* ]]
 	[[ "$output" == *"pip wheels bring their own CUDA runtime"* ]]
@@ -54,19 +56,19 @@ healthy_venv() {
 
 @test "torch cu130 with a simulated 580 driver: no finding; with 535: framework-driver-too-old" {
 	healthy_venv
-	run check_json --driver 580.95.05
+	check_json --driver 580.95.05
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
-	run check_json --driver 535.309.01
+	check_json --driver 535.309.01
 	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old" ]
 }
 
 @test "torch built for CUDA 13 with driver 535's libcuda in the tree: framework-driver-too-old" {
 	pkg="$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01"
-	[ -r "$pkg" ] || skip "needs Debian package libcuda1 in $CUDX_PKG_CACHE (tests/fixtures/fetch-nvidia-debs.sh)"
+	[ -r "$pkg" ] || skip_fixture "needs Debian package libcuda1 in $CUDX_PKG_CACHE (tests/fixtures/fetch-nvidia-debs.sh)"
 	healthy_venv
 	mkpy_place "$pkg" "$R/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01"
 	ln -s nvidia/current/libcuda.so.535.309.01 "$R/usr/lib/x86_64-linux-gnu/libcuda.so.1"
-	run check_json
+	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old" ]
 	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-driver-too-old")')
 	[[ "$(echo "$f" | jq -r .summary)" == *"needs driver >= 580"* ]]
@@ -77,7 +79,7 @@ healthy_venv() {
 	site=$(mkpy_venv "$R" /home/u/venv 3.11)
 	mkpy_torch "$site" 2.9.1+cpu None
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv
-	run check_json
+	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "torch-cpu-build" ]
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cpu_only')" = "true" ]
 }
@@ -90,7 +92,7 @@ healthy_venv() {
 		mkpy_place "$f" "$R/usr/lib/x86_64-linux-gnu/$(basename "$f")"
 	done
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
-	run check_json
+	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
 	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
 	[[ "$ev" == *"libcudnn.so.8: not found"* ]]
@@ -106,27 +108,27 @@ healthy_venv() {
 	site=$(mkpy_venv "$R" /home/u/tf 3.11)
 	mkpy_tf "$site" 2.15.0 12.2 8
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
-	run check_json --gpu sm_86
+	check_json --gpu sm_86
 	[ "$(echo "$output" | jq -r '.inventory.gpus[0].compute_capability')" != null ] ||
-		skip "--gpu sm_86 gives no compute capability (kb_gpu_lookup, issue 2)"
+		skip_fixture "--gpu sm_86 gives no compute capability (kb_gpu_lookup, issue 2)"
 	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
-	run check_json --gpu sm_35
+	check_json --gpu sm_35
 	[ "$(echo "$output" | mkpy_ids)" = "framework-gpu-arch framework-lib-missing" ]
 }
 
 @test "torch whose libtorch_cuda.so holds only sm_90 SASS (built by nvcc 13): framework-gpu-arch on sm_75 only" {
-	[ -x "$MKPY_CUDA/bin/nvcc" ] || skip "needs nvcc in $MKPY_CUDA/bin"
+	[ -x "$MKPY_CUDA/bin/nvcc" ] || skip_fixture "needs nvcc in $MKPY_CUDA/bin"
 	healthy_venv
-	mkpy_torch_gpu_code "$site" arch=compute_90,code=sm_90 || skip "nvcc could not build a shared object here"
-	run check_json --gpu sm_75
+	mkpy_torch_gpu_code "$site" arch=compute_90,code=sm_90 || skip_fixture "nvcc could not build a shared object here"
+	check_json --gpu sm_75
 	[ "$(echo "$output" | jq -r '.inventory.gpus[0].compute_capability')" != null ] ||
-		skip "--gpu gives no compute capability (kb_gpu_lookup, issue 2)"
+		skip_fixture "--gpu gives no compute capability (kb_gpu_lookup, issue 2)"
 	[ "$(echo "$output" | mkpy_ids)" = "framework-gpu-arch" ]
 	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-gpu-arch")')
 	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" == *"fat binaries in /home/u/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: sm_90"* ]]
 	# the shared cudart it was linked with is resolved through its RUNPATH into the wheel
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].libraries[] | select(.name=="libcudart.so.13") | .how')" = runpath ]
-	run check_json --gpu sm_90
+	check_json --gpu sm_90
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
 }
 
@@ -139,7 +141,7 @@ healthy_venv() {
 		ln -s "$b.19.0" "$R/opt/cudnn/lib/$b"
 	done
 	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
-	run check_json
+	check_json
 	# 9.19 is newer than the 9.13 torch was built with: shadowed, but not a cuDNN mismatch
 	[ "$(echo "$output" | mkpy_ids)" = "pip-nvidia-shadowed" ]
 	f=$(echo "$output" | jq -c '.findings[] | select(.id=="pip-nvidia-shadowed")')
@@ -154,7 +156,7 @@ healthy_venv() {
 	mkpy_place "$MKPY_CUDA/lib/libcudnn.so.9" "$R/opt/cudnn/lib/libcudnn.so.9.19.0"
 	ln -s libcudnn.so.9.19.0 "$R/opt/cudnn/lib/libcudnn.so.9"
 	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
-	run check_json
+	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "framework-cudnn-mismatch pip-nvidia-shadowed" ]
 	s=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-cudnn-mismatch") | .summary')
 	[[ "$s" == *"built with cuDNN 9.20.0.48 but would load cuDNN 9.19.0"* ]]
@@ -169,7 +171,7 @@ healthy_venv() {
 	mkdir -p "$R/home/u/.conda"
 	printf '/home/u/miniconda3/envs/ml\n/home/u/miniconda3/envs/deleted\n' >"$R/home/u/.conda/environments.txt"
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv
-	run check_json
+	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "torch-cpu-build" ]
 	envs=$(echo "$output" | jq -c '[.inventory.python.environments[] | {prefix, kind, n: (.frameworks | length)}]')
 	[[ "$envs" == *'{"prefix":"/home/u/venv","kind":"venv","n":1}'* ]]
@@ -193,7 +195,7 @@ healthy_venv() {
 	ln -s site-packages.tmp "$R/home/u/loop/lib/python3.11/site-packages"
 	: >"$R/home/u/afile"
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/gone CONDA_PREFIX=/home/u/afile
-	run "$CUDX" check --no-probe --root "$R" --env "$R.env" --python /home/u/venv --python /home/u/odd \
+	run_strict "$CUDX" check --no-probe --root "$R" --env "$R.env" --python /home/u/venv --python /home/u/odd \
 		--python /home/u/loop --json
 	[ "$status" -le 1 ]
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
@@ -206,7 +208,7 @@ healthy_venv() {
 	  "no site-packages directory under this prefix" ]
 	# the first torch still resolves its libraries; the second is not claimed to be a CPU build
 	[ "$(echo "$py" | jq -r '.environments[] | select(.prefix=="/home/u/odd") | .frameworks[0].cpu_only')" = "false" ]
-	run "$CUDX" check --no-probe --root "$R" --env "$R.env" --python /home/u/odd
+	run_strict "$CUDX" check --no-probe --root "$R" --env "$R.env" --python /home/u/odd
 	[ "$status" -le 1 ]
 	[[ "$output" == *"no CUDA build information"* ]]
 }
@@ -219,12 +221,12 @@ healthy_venv() {
 	mkdir -p "$site/tensorflow"
 	printf 'Path=C:\\Python311;C:\\Python311\\Scripts;C:\\Windows\\System32\r\n' >"$R.env"
 	: >"$R/Python311/python.exe"
-	run "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
+	run_strict "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
 	[ "$(echo "$output" | mkpy_ids)" = "tf-windows-native-gpu" ]
 	rm -rf "$site"/tensorflow*
 	mkpy_dist "$site" tensorflow_gpu 2.10.0
 	mkdir -p "$site/tensorflow"
-	run "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
+	run_strict "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cuda')" = "11.2" ]
 }

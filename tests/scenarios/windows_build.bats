@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # The native Windows build: scripts/build-windows.sh cross-compiles cudx.exe with mingw-w64.
 
+load lib/cudx
+
 setup_file() {
 	export WINOUT="$CUDX_BUILD/windows-cross"
 	rc=0
@@ -11,7 +13,7 @@ setup_file() {
 setup() {
 	export WINOUT="$CUDX_BUILD/windows-cross"
 	rc=$(cat "$BATS_FILE_TMPDIR/rc")
-	[ "$rc" = 77 ] && skip "gcc-mingw-w64-x86-64 missing"
+	[ "$rc" = 77 ] && skip_fixture "gcc-mingw-w64-x86-64 missing"
 	if [ "$rc" != 0 ]; then
 		cat "$BATS_FILE_TMPDIR/build.log"
 		return 1
@@ -29,8 +31,8 @@ setup() {
 	mkdir -p "$R/Windows/System32" "$R/tools"
 	cp "$WINOUT/cudx.exe" "$R/tools/cudx.exe"
 	printf 'SystemRoot=C:\\Windows\r\nPath=C:\\Windows\\system32\r\n' >"$BATS_TEST_TMPDIR/env"
-	run "$CUDX" tree 'C:\tools\cudx.exe' --root "$R" --env "$BATS_TEST_TMPDIR/env" --json
-	[[ "$output" == *"not available in this build"* ]] && skip "cudx tree not routed to win_tree_run yet"
+	run_strict "$CUDX" tree 'C:\tools\cudx.exe' --root "$R" --env "$BATS_TEST_TMPDIR/env" --json
+	[[ "$output" == *"not available in this build"* ]] && skip_fixture "cudx tree not routed to win_tree_run yet"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.nodes[0].pe_machine == "x64"'
 	# every import is a KnownDLL (kernel32, msvcrt): provided by Windows, nothing to ship
@@ -62,8 +64,8 @@ wine_cmd() {
 	W=$(wine_cmd)
 	[ -n "$W" ] || skip "wine not installed (apt-get install wine64)"
 	WINFIX="$CUDX_BUILD/winfix"
-	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" || skip "PE fixtures not buildable"
-	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip "no cuDNN fixture (lld-link missing)"
+	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" || skip_fixture "PE fixtures not buildable"
+	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip_fixture "no cuDNN fixture (lld-link missing)"
 	export WINEPREFIX="$CUDX_BUILD/wineprefix" WINEDEBUG=-all
 	timeout 300 "$W" "$WINOUT/cudx.exe" --version >/dev/null
 	C="$WINEPREFIX/drive_c"

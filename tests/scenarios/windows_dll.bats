@@ -2,6 +2,8 @@
 # Windows DLL resolution on fake C: drives built from mingw-w64 PE fixtures
 # (tests/fixtures/windows): what error 126 / 193 really mean, Python >= 3.8's search, CUDA layouts.
 
+load lib/cudx
+
 setup_file() {
 	export WINFIX="$CUDX_BUILD/winfix"
 	rc=0
@@ -12,9 +14,9 @@ setup_file() {
 setup() {
 	export WINFIX="$CUDX_BUILD/winfix"
 	rc=$(cat "$BATS_FILE_TMPDIR/fixtures_rc")
-	[ "$rc" = 77 ] && skip "gcc-mingw-w64-x86-64 missing: cannot build the PE fixtures"
+	[ "$rc" = 77 ] && skip_fixture "gcc-mingw-w64-x86-64 missing: cannot build the PE fixtures"
 	[ "$rc" = 0 ]
-	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip "lld-link/llvm-dlltool missing: no cuDNN fixture"
+	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip_fixture "lld-link/llvm-dlltool missing: no cuDNN fixture"
 	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
 	R="$BATS_TEST_TMPDIR/c"
 	E="$BATS_TEST_TMPDIR/env.txt"
@@ -23,9 +25,9 @@ setup() {
 
 # cudx on the Windows tree; skips while `cudx why` is not yet routed to win_why_run.
 cudx_win() {
-	run "$CUDX" "$@" --root "$R" --env "$E"
+	run_strict "$CUDX" "$@" --root "$R" --env "$E"
 	if [[ "$output" == *"not available in this build"* ]]; then
-		skip "cudx why/tree does not call win_why_run/win_tree_run yet (hook in cmd_why.c/cmd_tree.c)"
+		skip_fixture "cudx why/tree does not call win_why_run/win_tree_run yet (hook in cmd_why.c/cmd_tree.c)"
 	fi
 }
 
@@ -64,7 +66,7 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 @test "a 32-bit zlibwapi.dll first on PATH: error 193, named with its machine" {
 	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
 	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
-	[ -f "$WINFIX/x86/zlibwapi.dll" ] || skip "gcc-mingw-w64-i686 missing: no 32-bit fixture"
+	[ -f "$WINFIX/x86/zlibwapi.dll" ] || skip_fixture "gcc-mingw-w64-i686 missing: no 32-bit fixture"
 	wintree_put "$R" 'C:\tools\zlib' x86/zlibwapi.dll
 	wintree_put "$R" 'C:\zlib64' x64/zlibwapi.dll
 	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\tools\\zlib;$CUDA11\\bin;$CUDNN_BIN;C:\\zlib64"
@@ -168,9 +170,9 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
 	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
 	wintree_env "$E" "CUDA_PATH=$CUDA11" "Path=C:\\Windows\\system32;$CUDA11\\bin;$CUDNN_BIN"
-	run "$CUDX" check --root "$R" --env "$E" --json --no-probe
+	run_strict "$CUDX" check --root "$R" --env "$E" --json --no-probe
 	ids=$(echo "$output" | jq -r '.findings[].id')
-	[[ "$ids" == *"cudnn-zlibwapi-missing"* ]] || skip "check does not run the windows rule family on this build"
+	[[ "$ids" == *"cudnn-zlibwapi-missing"* ]] || skip_fixture "check does not run the windows rule family on this build"
 	echo "$output" | jq -e '.findings[] | select(.id=="dll-not-found") | .subject == "nvcuda.dll"'
 }
 
@@ -179,7 +181,7 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 # The same tree with --os linux is the control: there the Linux rules do fire.
 @test "check on a Windows tree runs no Linux collector or rule (the same tree with --os linux does)" {
 	stub=/usr/local/cuda/lib64/stubs/libcuda.so
-	[ -f "$stub" ] || skip "no CUDA toolkit stub libcuda.so at $stub"
+	[ -f "$stub" ] || skip_fixture "no CUDA toolkit stub libcuda.so at $stub"
 	mkdir -p "$R/opt/lib" "$R/usr/local/cuda/lib64/stubs" "$R/proc/driver/nvidia/gpus/0000:01:00.0"
 	cp "$stub" "$R/opt/lib/libcuda.so.1"
 	cp "$stub" "$R/usr/local/cuda/lib64/stubs/libcuda.so"
@@ -190,7 +192,7 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
 	wintree_env "$E" "Path=C:\\Windows\\system32;$CUDNN_BIN" \
 		"LD_LIBRARY_PATH=/opt/lib:/usr/local/cuda/lib64/stubs:/gone" "CUDA_VISIBLE_DEVICES=-1"
-	run "$CUDX" check --root "$R" --env "$E" --json --no-probe
+	run_strict "$CUDX" check --root "$R" --env "$E" --json --no-probe
 	[ "$status" -eq 1 ]
 	echo "$output" | jq -e '.system.os == "windows"'
 	# the Windows finding, and the one environment rule that holds on both systems
@@ -203,7 +205,7 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 	echo "$output" | jq -e '.inventory.driver.kernel_version == null and .inventory.driver.libcuda == null'
 	echo "$output" | jq -e '.inventory | has("probe") | not'
 	# control: read as Linux, the same files give the Linux findings
-	run "$CUDX" check --root "$R" --env "$E" --json --no-probe --os linux
+	run_strict "$CUDX" check --root "$R" --env "$E" --json --no-probe --os linux
 	ids=$(echo "$output" | jq -r '.findings[].id')
 	[[ "$ids" == *"stub-libcuda"* ]]
 	[[ "$ids" == *"ld-library-path-stubs"* ]]

@@ -346,8 +346,9 @@ static void test_deep_chains_bounded(void **state)
 		double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 		printf("10000-deep %s chain: %zu objects in %.2f s\n", k ? "RPATH" : "RUNPATH", s.L.n_objects, sec);
 		assert_int_equal(s.t.n_missing, 0);
-		assert_int_equal(s.L.n_objects, 10000);
-		assert_int_equal(s.L.objects[9999]->depth, 9999);
+		/* the chain plus the program interpreter, which every process has */
+		assert_int_equal(s.L.n_objects, 10000 + (s.L.interp ? 1 : 0));
+		assert_int_equal(s.L.objects[s.L.n_objects - 1]->depth, 9999);
 		assert_true(sec < 60);
 		arena_free(&s.a);
 	}
@@ -382,12 +383,95 @@ static void test_bad_objects(void **state)
 	arena_free(&s.a);
 }
 
+static const struct loader_result *edge_named(const struct loader_tree *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_edges; i++)
+		if (strcmp(t->edges[i].result->name, name) == 0)
+			return t->edges[i].result;
+	return NULL;
+}
+
+/* The program interpreter is loaded before anything else, as glibc's rtld is: a NEEDED
+ * ld-linux-x86-64.so.2 is "already loaded", for a program (its PT_INTERP), for a library taken as
+ * the program (the machine's default interpreter) and for a bare lookup. */
+static void test_interp_already_loaded(void **state)
+{
+	(void)state;
+	if (access("/lib64/ld-linux-x86-64.so.2", R_OK) != 0)
+		skip(); /* not an x86-64 glibc system */
+	char path[512];
+	struct sim s;
+	/* a program: PT_INTERP, and libc's NEEDED ld-linux-x86-64.so.2 finds it loaded */
+	snprintf(path, sizeof path, "%s/01/prog", fx);
+	sim_init(&s, "/", NULL);
+	loader_tree(&s.L, path, &s.t);
+	assert_non_null(s.L.interp);
+	assert_ptr_equal(s.L.objects[1], s.L.interp); /* right after the program, before its NEEDED */
+	assert_string_equal(s.L.interp_path, "/lib64/ld-linux-x86-64.so.2");
+	assert_null(s.L.no_libc);
+	const struct loader_result *r = edge_named(&s.t, "ld-linux-x86-64.so.2");
+	assert_non_null(r);
+	assert_int_equal(r->how, LOADER_HOW_ALREADY_LOADED);
+	assert_ptr_equal(r->object, s.L.interp);
+	arena_free(&s.a);
+	/* a library as the program: no PT_INTERP, the default interpreter stands in */
+	sim_init(&s, "/", NULL);
+	assert_non_null(loader_open_main(&s.L, "/lib/x86_64-linux-gnu/libc.so.6", &(const char *){ NULL }));
+	assert_non_null(s.L.interp);
+	r = loader_resolve(&s.L, "ld-linux-x86-64.so.2", NULL, false);
+	assert_int_equal(r->how, LOADER_HOW_ALREADY_LOADED);
+	assert_int_equal(r->n_cands, 1); /* never searched */
+	arena_free(&s.a);
+	/* a bare lookup, as `cudx why` makes */
+	sim_init(&s, "/", NULL);
+	r = loader_resolve(&s.L, "ld-linux-x86-64.so.2", NULL, true);
+	assert_int_equal(r->how, LOADER_HOW_ALREADY_LOADED);
+	assert_ptr_equal(r->object, s.L.interp);
+	arena_free(&s.a);
+}
+
+/* A tree without a C library (an image layer holding only libraries): the base libraries are
+ * marked base_absent and counted apart (one note for the tree), a missing library of the tree's
+ * own is still missing. */
+static void test_no_libc(void **state)
+{
+	(void)state;
+	char root[400], cmd[1400], lib[600];
+	snprintf(root, sizeof root, "%s/nolibc", fx);
+	/* libfoo (fixture 01) needs libbar.so.1, which is left out, and libc.so.6 */
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/opt/lib %s/etc && cp %s/01/a/libfoo.so.1 %s/opt/lib/", root, root, fx, root);
+	assert_int_equal(system(cmd), 0);
+	struct sim s;
+	arena_init(&s.a);
+	assert_int_equal(sysroot_init(&s.sr, &s.a, root), 0);
+	memset(&s.env, 0, sizeof s.env);
+	struct loader_config cfg = { .root = &s.sr, .env = &s.env, .no_dlopen_edges = true };
+	loader_init(&s.L, &s.a, &cfg);
+	snprintf(lib, sizeof lib, "/opt/lib/libfoo.so.1");
+	loader_tree(&s.L, lib, &s.t);
+	assert_non_null(s.t.root);
+	assert_null(s.L.interp);
+	assert_non_null(s.L.no_libc);
+	assert_non_null(strstr(s.L.no_libc, "no C library"));
+	assert_non_null(strstr(s.L.no_libc, "/lib64/ld-linux-x86-64.so.2"));
+	const struct loader_result *c = edge_named(&s.t, "libc.so.6"), *b = edge_named(&s.t, "libbar.so.1");
+	assert_non_null(c);
+	assert_non_null(b);
+	assert_true(c->base_absent);
+	assert_null(c->object);
+	assert_false(b->base_absent);
+	assert_int_equal(s.t.n_missing, 1);     /* libbar.so.1 only */
+	assert_int_equal(s.t.n_base_absent, 1); /* libc.so.6 */
+	arena_free(&s.a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_differential_fixtures), cmocka_unit_test(test_fixture_traces),
 		cmocka_unit_test(test_real_nvidia),           cmocka_unit_test(test_deep_chains_bounded),
-		cmocka_unit_test(test_bad_objects),
+		cmocka_unit_test(test_bad_objects),           cmocka_unit_test(test_interp_already_loaded),
+		cmocka_unit_test(test_no_libc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

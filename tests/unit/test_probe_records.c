@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -185,6 +186,63 @@ static void bounds_long_fields(void **state)
 	arena_free(&a);
 }
 
+/* Every child reports its sandbox; the report keeps one state, the least confined, and no fact. */
+static size_t sandbox_record(uint8_t *buf, size_t cap, const struct probe_sandbox *sb)
+{
+	char text[512];
+	probe_sandbox_encode(sb, text, sizeof text);
+	struct probe_rec_buf r;
+	probe_rec_start(&r, PROBE_REC_FACT);
+	probe_rec_str(&r, PROBE_F_KEY, "sandbox");
+	probe_rec_str(&r, PROBE_F_VALUE, text);
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(probe_rec_send(&r, fds[1]), 0);
+	close(fds[1]);
+	ssize_t n = read(fds[0], buf, cap);
+	close(fds[0]);
+	assert_true(n > 0);
+	return (size_t)n;
+}
+
+static void sandbox_state(void **state)
+{
+	(void)state;
+	struct arena a;
+	arena_init(&a);
+	struct probe_report rep;
+	memset(&rep, 0, sizeof rep);
+	struct probe_rec_result res;
+	uint8_t buf[1024];
+	struct probe_sandbox full = { .no_new_privs = true, .caps_dropped = true, .dev_needed = true, .dev_readonly = true };
+	struct probe_sandbox part = full;
+	part.dev_readonly = false;
+	snprintf(part.failed[0], sizeof part.failed[0], "unshare(CLONE_NEWNS): Operation not permitted");
+	part.n_failed = 1;
+	size_t n = sandbox_record(buf, sizeof buf, &full);
+	probe_records_apply(span_make(buf, n), &a, "driver", "libcuda.so.1", &rep, &res);
+	assert_null(res.problem);
+	assert_true(rep.sandbox.reported);
+	assert_true(probe_sandbox_complete(&rep.sandbox));
+	assert_int_equal(rep.n_facts, 0);
+	n = sandbox_record(buf, sizeof buf, &part); /* a second child, less confined: it wins */
+	probe_records_apply(span_make(buf, n), &a, "nvml", "libnvidia-ml.so.1", &rep, &res);
+	assert_false(probe_sandbox_complete(&rep.sandbox));
+	assert_false(rep.sandbox.dev_readonly);
+	assert_int_equal(rep.sandbox.n_failed, 1);
+	assert_string_equal(rep.sandbox.failed[0], "unshare(CLONE_NEWNS): Operation not permitted");
+	n = sandbox_record(buf, sizeof buf, &full); /* a complete one later does not hide it */
+	probe_records_apply(span_make(buf, n), &a, "runtime", "libcudart.so.13", &rep, &res);
+	assert_false(probe_sandbox_complete(&rep.sandbox));
+	/* garbage from the pipe: recognised as reported, nothing claimed */
+	struct probe_sandbox g;
+	probe_sandbox_decode("nnp=x|caps|root=|fail=|dev=11|||zzz", &g);
+	assert_true(g.reported);
+	assert_false(g.no_new_privs || g.caps_dropped || g.dev_readonly || g.dev_needed);
+	assert_false(probe_sandbox_complete(&g));
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +250,7 @@ int main(void)
 		cmocka_unit_test(rejects_bad_streams),
 		cmocka_unit_test(cleans_strings),
 		cmocka_unit_test(bounds_long_fields),
+		cmocka_unit_test(sandbox_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

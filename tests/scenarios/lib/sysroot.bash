@@ -1,6 +1,7 @@
 # Helpers that build a sysroot for a scenario: a temp dir holding exactly the files the case
-# needs, real NVIDIA libraries hard-linked (or copied) from the CUDA 13 toolkit and Debian's
-# packages, and synthetic libraries compiled on the spot.
+# needs, real NVIDIA libraries from the CUDA 13 toolkit and Debian's packages (through the build
+# tree's host-file cache, lib/hostcache.bash: never a link to a host file), and synthetic
+# libraries compiled on the spot.
 #
 #   root=$(mkroot)
 #   need_pkg libcuda1                      # skips the test when the package was not fetched
@@ -10,22 +11,25 @@
 #   run_cudx --root "$root" --env "$root.env" --json
 #   has_finding driver-too-old
 
-: "${CUDX:?CUDX must point at the cudx binary}"
+# shellcheck source=cudx.bash
+. "$(dirname "${BASH_SOURCE[0]}")/cudx.bash"
+# shellcheck source=hostcache.bash
+. "$(dirname "${BASH_SOURCE[0]}")/hostcache.bash"
 : "${CUDX_PKG_CACHE:=${CUDX_SRC:-.}/build/pkgs}"
-CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
 MULTIARCH=usr/lib/x86_64-linux-gnu
 
 # The base system every real image has: the C library and the runtime libraries the NVIDIA
-# libraries link against. Copied (never hard-linked: a test may write into its root).
+# libraries link against, this machine's own, through the host-file cache.
 BASE_LIBS="libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux-x86-64.so.2 libstdc++.so.6 libgcc_s.so.1 libz.so.1"
 
 mkroot() {
-	local d n
+	local d n base srcs=()
 	d=$(mktemp -d "${BATS_TMPDIR:-/tmp}/cudx-root.XXXXXX")
 	mkdir -p "$d/etc" "$d/usr/lib" "$d/$MULTIARCH" "$d/proc" "$d/dev" "$d/lib64"
 	for n in $BASE_LIBS; do
-		[ -e "/$MULTIARCH/$n" ] && cp -L "/$MULTIARCH/$n" "$d/$MULTIARCH/$n"
+		[ -e "/$MULTIARCH/$n" ] && srcs+=("/$MULTIARCH/$n")
 	done
+	base=$(hostcache_files base-libs "${srcs[@]}") && hostcache_link_tree "$base" "$d/$MULTIARCH" || return 1
 	ln -s "../$MULTIARCH/ld-linux-x86-64.so.2" "$d/lib64/ld-linux-x86-64.so.2"
 	echo "$d"
 }
@@ -41,31 +45,18 @@ teardown_root() {
 	rm -rf "$root" "$env_file"
 }
 
-# Hard-link when possible (same file system), else copy. A hard link shares the original's
-# bytes: a test must never write to a path it placed this way (rm it first), or it rewrites the
-# original file (this is how a CUDA library on a development machine was once destroyed).
-link_or_copy() {
-	cp -al "$1" "$2" 2>/dev/null || cp -a "$1" "$2"
-}
-
 need_pkg() {
 	local p
 	for p in "$@"; do
-		[ -d "$CUDX_PKG_CACHE/$p/root" ] || skip "needs Debian package $p (not fetched into $CUDX_PKG_CACHE: run tests/fixtures/fetch-nvidia-debs.sh)"
+		[ -d "$CUDX_PKG_CACHE/$p/root" ] || skip_fixture "needs Debian package $p (not fetched into $CUDX_PKG_CACHE: run tests/fixtures/fetch-nvidia-debs.sh)"
 	done
 }
 
-need_cuda13() {
-	[ -e "$CUDA13/lib/libcudart.so.13" ] || skip "needs the CUDA 13 toolkit at $CUDA13"
-}
 
 add_pkg() {
-	local root=$1 p=$2 f
-	(cd "$CUDX_PKG_CACHE/$p/root" && find . \( -type f -o -type l \) -path './usr/lib/*' -print) |
-		while read -r f; do
-			mkdir -p "$root/$(dirname "$f")"
-			link_or_copy "$CUDX_PKG_CACHE/$p/root/$f" "$root/$f"
-		done
+	local root=$1 p=$2 lib
+	[ -d "$CUDX_PKG_CACHE/$p/root/usr/lib" ] || return 0
+	lib=$(hostcache_tree "$CUDX_PKG_CACHE/$p/root/usr/lib") && hostcache_link_tree "$lib" "$root/usr/lib"
 }
 
 # Debian installs the driver libraries under nvidia/current and links them into the multiarch dir
@@ -86,14 +77,17 @@ add_cuda13() {
 	mkdir -p "$root/usr/local/cuda-13.0/lib" "$root/usr/local/cuda-13.0/include"
 	ln -sfn lib "$root/usr/local/cuda-13.0/lib64"
 	ln -sfn /usr/local/cuda-13.0 "$root/usr/local/cuda"
-	[ -d "$root/usr/local/cuda-13.0/dist-info" ] || cp -a "$CUDA13/dist-info" "$root/usr/local/cuda-13.0/"
+	if [ ! -d "$root/usr/local/cuda-13.0/dist-info" ]; then
+		local di
+		di=$(hostcache_tree "$CUDA13/dist-info") && hostcache_link_tree "$di" "$root/usr/local/cuda-13.0/dist-info" || return 1
+	fi
 	for n in "$@"; do
 		if [ "$n" = stubs ]; then
 			mkdir -p "$root/usr/local/cuda-13.0/lib/stubs"
-			link_or_copy "$CUDA13/lib/stubs/libcuda.so" "$root/usr/local/cuda-13.0/lib/stubs/libcuda.so"
+			hostfile "$CUDA13/lib/stubs/libcuda.so" "$root/usr/local/cuda-13.0/lib/stubs/libcuda.so"
 			continue
 		fi
-		link_or_copy "$CUDA13/lib/$n" "$root/usr/local/cuda-13.0/lib/$n"
+		hostfile "$CUDA13/lib/$n" "$root/usr/local/cuda-13.0/lib/$n"
 	done
 	touch "$root/usr/local/cuda-13.0/include/cuda.h"
 }
@@ -139,36 +133,9 @@ install_driver_470() {
 	proc_version "$root" 470.256.02
 }
 
+# run_cudx [-N] ARGS...: cudx without the live probe, with run_strict's checks (lib/cudx.bash).
 run_cudx() {
-	run "$CUDX" --no-probe "$@"
-}
-
-# Finding ids in the JSON output ($output), one per line.
-finding_ids() {
-	python3 -c 'import json,sys; print("\n".join(f["id"] for f in json.load(sys.stdin)["findings"]))' <<<"$output" 2>/dev/null ||
-		grep -o '"id": "[^"]*"' <<<"$output" | sed 's/"id": "//; s/"$//'
-}
-
-has_finding() {
-	finding_ids | grep -qx "$1" || { echo "expected finding $1; got: $(finding_ids | tr '\n' ' ')"; return 1; }
-}
-
-lacks_finding() {
-	! finding_ids | grep -qx "$1" || { echo "unexpected finding $1"; return 1; }
-}
-
-# Severity of the first finding with an id.
-finding_severity() {
-	python3 -c 'import json,sys; print(next(f["severity"] for f in json.load(sys.stdin)["findings"] if f["id"]==sys.argv[1]))' "$1" <<<"$output"
-}
-
-no_error_findings() {
-	local n
-	n=$(python3 -c 'import json,sys; print(sum(f["severity"]=="error" for f in json.load(sys.stdin)["findings"]))' <<<"$output")
-	[ "$n" = 0 ] || { echo "expected no error findings; got: $(finding_ids | tr '\n' ' ')"; return 1; }
-}
-
-# jq-less JSON query: json_get '["inventory"]["driver"]["kernel_version"]'
-json_get() {
-	python3 -c "import json,sys; v=json.load(sys.stdin)$1; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" <<<"$output"
+	local want=()
+	case ${1:-} in -[0-9]*) want=("$1"); shift ;; esac
+	run_strict "${want[@]}" "$CUDX" --no-probe "$@"
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# The program interpreter and trees without a C library. glibc's ld.so is in every process before
+# anything else, so a NEEDED ld-linux-x86-64.so.2 is "already loaded", never searched. An image
+# layer (or a copied lib directory) that holds only CUDA libraries has no C library at all: that
+# is one note for the tree, not a lib-not-found for libc.so.6, libm.so.6, ... of every library,
+# while a missing library of the tree's own is still an error.
+
+load lib/sysroot
+
+setup() {
+	need_cuda13
+	root=$(mktemp -d "${BATS_TMPDIR:-/tmp}/cudx-nolibc.XXXXXX")
+	mkdir -p "$root/etc"
+	env_file="$root.env"
+	: >"$env_file"
+}
+
+teardown() {
+	teardown_root
+}
+
+ids_count() { # ID -> how many findings have it
+	finding_ids | grep -cx -- "$1" || true
+}
+
+@test "check, CUDA 13 libraries without a C library: one no-libc note, the missing cuBLASLt still an error" {
+	add_cuda13 "$root" libcudart.so.13 libcublas.so.13
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	[ "$(ids_count no-libc)" -eq 1 ]
+	[ "$(finding_severity no-libc)" = info ]
+	py 'f = next(f for f in r["findings"] if f["id"] == "no-libc"); print(f["summary"])' |
+		grep -q 'no C library: the program interpreter /lib64/ld-linux-x86-64.so.2 is not in the tree'
+	py 'f = next(f for f in r["findings"] if f["id"] == "no-libc"); print("\n".join(f["evidence"]))' |
+		grep -qx '/usr/local/cuda/lib64/libcudart.so.13 needs libc.so.6'
+	# the one real gap of the tree: libcublas.so.13 needs libcublasLt.so.13
+	[ "$(ids_count lib-not-found)" -eq 1 ]
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "lib-not-found"))' | grep -q '^libcublasLt.so.13: '
+}
+
+@test "check, the same tree with its cuBLASLt: no error at all, exit 0" {
+	add_cuda13 "$root" libcudart.so.13 libcublas.so.13 libcublasLt.so.13
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 0 ]
+	[ "$(ids_count no-libc)" -eq 1 ]
+	no_error_findings
+}
+
+@test "tree without a C library: base libraries marked, one no-libc finding, exit 0" {
+	add_cuda13 "$root" libcudart.so.13
+	run_strict "$CUDX" --root "$root" --json tree --no-dlopen /usr/local/cuda-13.0/lib/libcudart.so.13
+	[ "$status" -eq 0 ]
+	[ "$(finding_ids)" = no-libc ]
+	[ "$(json_get '["missing"]')" = 0 ]
+	# every NEEDED of cudart is glibc's: libc, ld-linux, libdl, libpthread, librt
+	[ "$(py 'print(sum(e["to"] is None for e in r["edges"]))')" -eq 5 ]
+	run_strict "$CUDX" --root "$root" --no-color tree --no-dlopen /usr/local/cuda-13.0/lib/libcudart.so.13
+	[[ "$output" == *"libc.so.6 not found (no C library in the tree)"* ]]
+	[[ "$output" == *"info    no-libc: no C library"* ]]
+}
+
+@test "with the C library, ld-linux-x86-64.so.2 is already loaded (the interpreter) and there is no note" {
+	rm -rf "$root"
+	root=$(mkroot)
+	add_cuda13 "$root" libcudart.so.13
+	run_strict "$CUDX" --root "$root" --json tree --no-dlopen /usr/local/cuda-13.0/lib/libcudart.so.13
+	[ "$status" -eq 0 ]
+	[ -z "$(finding_ids)" ]
+	[ "$(py 'print(" ".join(sorted({e["how"] for e in r["edges"] if e["name"] == "ld-linux-x86-64.so.2"})))')" = already_loaded ]
+	# the interpreter is object 1, right after the library taken as the program
+	[ "$(py 'print(r["objects"][1]["path"])')" = /lib64/ld-linux-x86-64.so.2 ]
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding no-libc
+	has_finding no-driver
+}
