@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 	echo "or may break), \`info\`. Each finding carries its cause, the evidence cudx observed, the fix and"
 	echo "references; the JSON layout is in [json.md](json.md)."
 	echo
-	for f in core loader arch probe python windows explain kb fleet; do
+	for f in core loader arch probe python windows explain run kb fleet; do
 		[ -f "docs/findings/$f.md" ] || continue
 		echo
 		sed 's/^#/##/' "docs/findings/$f.md"

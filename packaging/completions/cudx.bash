@@ -6,7 +6,7 @@ _cudx()
 	local cur prev words cword
 	_init_completion || return
 
-	local commands="check why tree arch probe explain kb compare"
+	local commands="check why tree arch probe explain kb compare run"
 	local global="--json --prom --root --env --pid --driver --gpu --python --os --no-probe
 		--probe-timeout --color --no-color -v --help --version"
 
@@ -15,7 +15,7 @@ _cudx()
 		_filedir -d
 		return
 		;;
-	--env | --file | --cudart | --from)
+	--env | --file | --cudart | --from | --app)
 		_filedir
 		return
 		;;
@@ -31,7 +31,7 @@ _cudx()
 		COMPREPLY=($(compgen -W "driver nvml runtime ptx cublas cudnn" -- "$cur"))
 		return
 		;;
-	--driver | --gpu | --probe-timeout | --cuda | --api)
+	--driver | --gpu | --probe-timeout | --cuda | --api | --timeout)
 		return
 		;;
 	esac
@@ -51,11 +51,13 @@ _cudx()
 
 	local own=""
 	case $cmd in
+	check) own="--app" ;;
 	why) own="--from" ;;
 	tree) own="--no-dlopen" ;;
 	probe) own="--stages --cudart" ;;
 	explain) own="--file" ;;
 	kb) own="--cuda --os --api" ;;
+	run) own="--timeout --sandbox" ;;
 	esac
 
 	if [[ $cur == -* ]]; then
@@ -71,6 +73,9 @@ _cudx()
 		;;
 	tree | arch | compare | explain)
 		_filedir
+		;;
+	run)
+		COMPREPLY=($(compgen -c -- "$cur"))
 		;;
 	esac
 }

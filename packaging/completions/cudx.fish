@@ -1,6 +1,6 @@
 # fish completion for cudx: installed as share/fish/vendor_completions.d/cudx.fish.
 
-set -l commands check why tree arch probe explain kb compare
+set -l commands check why tree arch probe explain kb compare run
 complete -c cudx -f
 complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a check -d 'diagnose this machine (the default)'
 complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a why -d 'how the loader looks for a library'
@@ -10,6 +10,7 @@ complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a probe -d 'the
 complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a explain -d 'read an error message and diagnose it'
 complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a kb -d 'query the knowledge base'
 complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a compare -d 'compare the reports of many nodes'
+complete -c cudx -n "not __fish_seen_subcommand_from $commands" -a run -d 'run a program and watch what it loads'
 
 # options of every command
 complete -c cudx -l json -d 'machine-readable output'
@@ -30,6 +31,9 @@ complete -c cudx -s h -l help -d 'print the commands and options'
 complete -c cudx -l version -d 'print the version'
 
 # options and arguments of one command
+complete -c cudx -n '__fish_seen_subcommand_from check' -l app -r -F -d 'also judge what this application loads'
+complete -c cudx -n '__fish_seen_subcommand_from run' -l timeout -x -d 'end the command after (seconds)'
+complete -c cudx -n '__fish_seen_subcommand_from run' -l sandbox -d 'least privilege, /dev read-only'
 complete -c cudx -n '__fish_seen_subcommand_from why' -l from -r -F -d 'resolve as this object would'
 complete -c cudx -n '__fish_seen_subcommand_from tree' -l no-dlopen -d 'leave out run-time loads'
 complete -c cudx -n '__fish_seen_subcommand_from probe' -l stages -x -a 'driver nvml runtime ptx cublas cudnn' -d 'stages to run'

@@ -1,16 +1,38 @@
 /* cudx check (the default command): collect the inventory, run every rule, report them all. The
- * other commands run the same flow about a subject (cli/focus_run.h) and keep what is about it. */
+ * other commands run the same flow about a subject (cli/focus_run.h) and keep what is about it.
+ * check --app APP (repeatable) makes each application a subject of the inventory as `tree APP`
+ * does: its dependency tree is resolved (RUNPATH $ORIGIN/../lib included) and the GPU libraries
+ * it reaches join the library survey, so the rules judge the runtime an app bundles against the
+ * driver like any other; check still reports every finding. */
+#include <stdio.h>
+#include <string.h>
+
 #include "cli/command.h"
-#include "collect/inventory.h"
+#include "collect/focus.h"
 #include "diag/rule.h"
 #include "report/report.h"
 
 static int check_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
-	if (argc > 0)
-		return command_usage(&cmd_check, argv[0][0] == '-' ? "unknown option" : "unexpected argument");
+	struct focus fo = { .whole_system = true };
+	for (int i = 0; i < argc; i++) {
+		const char *app = strncmp(argv[i], "--app=", 6) == 0              ? argv[i] + 6
+				  : strcmp(argv[i], "--app") == 0 && i + 1 < argc ? argv[++i]
+										  : NULL;
+		if (app && *app)
+			focus_add(ctx->arena, &fo, FOCUS_OBJECT, app);
+		else
+			return command_usage(&cmd_check, app || strcmp(argv[i], "--app") == 0 ? "--app wants a file"
+							 : argv[i][0] == '-'                  ? "unknown option"
+											      : "unexpected argument");
+	}
 	struct inventory inv;
-	inventory_collect(ctx, &inv);
+	inventory_collect_about(ctx, &inv, fo.n_items ? &fo : NULL);
+	for (size_t i = 0; i < fo.n_items; i++)
+		if (fo.items[i].error) {
+			fprintf(stderr, "cudx check: --app %s: %s\n", fo.items[i].name, fo.items[i].error);
+			return 2;
+		}
 	struct findings fs;
 	findings_init(&fs, ctx->arena);
 	struct diag_ctx d = { .ctx = ctx, .inv = &inv, .out = &fs };
@@ -30,7 +52,7 @@ static int check_run(struct cudx_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_check = {
 	.name = "check",
-	.usage = "check",
-	.summary = "diagnose this machine (or --root/--env/--pid): the default",
+	.usage = "check [--app APP]...",
+	.summary = "diagnose this machine (or --root/--env/--pid), with the runtimes APP bundles: the default",
 	.run = check_run,
 };

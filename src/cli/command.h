@@ -16,7 +16,7 @@ struct command {
 	int (*run)(struct cudx_ctx *ctx, int argc, char **argv);
 };
 
-extern const struct command cmd_check, cmd_why, cmd_tree, cmd_arch, cmd_probe, cmd_explain, cmd_kb;
+extern const struct command cmd_check, cmd_why, cmd_tree, cmd_arch, cmd_probe, cmd_explain, cmd_kb, cmd_run;
 extern const struct command cmd_compare;
 
 /* Print "usage: cudx USAGE" to stderr and return 2. */

@@ -9,7 +9,7 @@
 #include "sys/context.h"
 
 static const struct command *const commands[] = {
-	&cmd_check, &cmd_why, &cmd_tree, &cmd_arch, &cmd_probe, &cmd_explain, &cmd_kb, &cmd_compare,
+	&cmd_check, &cmd_why, &cmd_tree, &cmd_arch, &cmd_probe, &cmd_explain, &cmd_kb, &cmd_run, &cmd_compare,
 };
 
 static const struct command *command_lookup(const char *name)

@@ -155,7 +155,7 @@ void collect_arch(struct cudx_ctx *ctx, struct inventory *inv)
 	/* a command about something else (collect/focus.h) does not pay for the scan of every
 	 * library: `arch FILE...` judges its files, even with no GPU to judge them against (their
 	 * code is listed), and why/tree/probe none */
-	if (inv->focus) {
+	if (inv->focus && !inv->focus->whole_system) {
 		for (size_t i = 0; i < inv->focus->n_items; i++)
 			if (inv->focus->items[i].kind == FOCUS_GPU_CODE)
 				arch_analyze_file(ctx, ai, inv->focus->items[i].name, NULL);

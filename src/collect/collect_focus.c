@@ -9,10 +9,12 @@
 #include "loader/loader_present.h"
 #include "loader/loader_why.h"
 
-/* Directories already added to the survey by this collector. */
+/* Directories already added to the survey by this collector, and the origin the copies found
+ * there get ("asked about"; "needed by APP" for a tree). */
 struct dirs_seen {
 	const char **v;
 	size_t n, cap;
+	const char *origin;
 };
 
 static void survey_dir(struct cudx_ctx *ctx, struct inventory *inv, struct dirs_seen *seen, const char *path)
@@ -25,7 +27,7 @@ static void survey_dir(struct cudx_ctx *ctx, struct inventory *inv, struct dirs_
 			return;
 	*ARENA_PUSH(ctx->arena, seen->v, seen->n, seen->cap) = dir;
 	if (sysroot_is_dir(&ctx->root, dir))
-		inventory_add_lib_dir(ctx, inv, dir, "asked about", NULL);
+		inventory_add_lib_dir(ctx, inv, dir, seen->origin, NULL);
 }
 
 /* Every place a resolution looked, and what it took: the files there are the subject's copies. */
@@ -116,6 +118,7 @@ void collect_focus(struct cudx_ctx *ctx, struct inventory *inv)
 	struct dirs_seen seen = { 0 };
 	for (size_t i = 0; i < fo->n_items; i++) {
 		struct focus_item *it = &fo->items[i];
+		seen.origin = it->kind == FOCUS_OBJECT ? arena_printf(ctx->arena, "needed by %s", it->name) : "asked about";
 		if (it->kind == FOCUS_LIBRARY)
 			resolve_library(ctx, inv, &seen, it);
 		else if (it->kind == FOCUS_OBJECT)

@@ -1,5 +1,5 @@
-/* What a command asks about. `check` has no focus; `why NAME`, `tree FILE`, `arch FILE...` and
- * `probe` put their subjects here before the inventory is collected. The collectors resolve them
+/* What a command asks about. `check` has no focus; `why NAME`, `tree FILE`, `arch FILE...`,
+ * `probe` and `run` put their subjects here before the inventory is collected. The collectors resolve them
  * (collect_focus for the ELF loader, collect_windows for DLLs, collect_arch for GPU code, the
  * probe), the rules judge them like everything else in the inventory, and the command keeps the
  * findings about them (diag_focus_keep, src/diag/focus.h). So `why libcuda.so` and `check` see
@@ -22,6 +22,8 @@ enum focus_kind {
 	FOCUS_OBJECT,   /* tree FILE: a file and everything it loads */
 	FOCUS_GPU_CODE, /* arch FILE: the GPU code inside a file */
 	FOCUS_PROBE,    /* probe: what the live smoke test saw */
+	FOCUS_LOADED,   /* cudx run: a file a process really loaded (a path), a name it searched for and
+			 * never found, or the program it ran (collect/observed_inventory.h) */
 };
 
 struct focus_item {
@@ -54,6 +56,9 @@ struct focus {
 	struct focus_item *items;
 	size_t n_items, cap_items;
 	struct focus_windows win;
+	/* check --app: the subjects join the whole system's inventory, which collectors then do not
+	 * narrow to them (arch scans every library as for check) */
+	bool whole_system;
 };
 
 /* Add a subject; the returned item may be given from/no_dlopen before collecting. */

@@ -90,7 +90,8 @@ struct env_setting {
 	const char *value;
 };
 
-/* A library mapped into a running process (--pid): /proc/PID/maps. */
+/* A library in a process: mapped (--pid: /proc/PID/maps) or opened by the loader while `cudx run`
+ * watched (src/collect/observed_inventory.h gives each watched process's set in this form). */
 struct loaded_lib {
 	const char *path;
 	const char *component;
@@ -121,6 +122,7 @@ struct probe_report;      /* src/probe/probe.h */
 struct windows_inventory; /* src/collect/windows.h */
 struct arch_inventory;    /* src/collect/arch.h */
 struct message_inventory; /* src/explain/explain_message.h: what the messages explain read say */
+struct run_observation;   /* src/collect/observed_inventory.h (cudx run) */
 struct focus;             /* src/collect/focus.h */
 struct fleet;             /* src/fleet/fleet_compare.h */
 
@@ -137,6 +139,7 @@ struct inventory {
 	size_t n_env;
 	struct loaded_lib *loaded; /* --pid only */
 	size_t n_loaded;
+	long long loaded_pid; /* the process inv->loaded describes */
 	struct inventory_note *notes;
 	size_t n_notes;
 	size_t cap_libs, cap_notes, cap_toolkits, cap_gpus, cap_env, cap_loaded;
@@ -146,6 +149,7 @@ struct inventory {
 	struct windows_inventory *windows;
 	struct arch_inventory *arch;
 	struct message_inventory *message; /* set by `cudx explain` only */
+	struct run_observation *run; /* cudx run: what the real loader did; NULL otherwise */
 	struct focus *focus; /* what the command asks about (why/tree/arch/probe), NULL for check */
 	const struct fleet *fleet; /* compare: the nodes' reports the fleet rules judge; NULL otherwise */
 };

@@ -23,6 +23,7 @@ void collect_process(struct cudx_ctx *ctx, struct inventory *inv)
 		inventory_note(ctx, inv, path, "cannot read the process's memory map: %s", strerror(err));
 		return;
 	}
+	inv->loaded_pid = ctx->opt->pid;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		/* address perms offset dev inode pathname */
 		char *file = strchr(line, '/');

@@ -102,6 +102,11 @@ static void add_item(struct cudx_ctx *ctx, struct focus_set *fs, const struct fo
 	case FOCUS_GPU_CODE:
 		add_path(ctx, fs, it->name);
 		return;
+	case FOCUS_LOADED: /* a file as a resolved one (with its directory), or a name searched for */
+		if (strchr(it->name, '/'))
+			add_file(ctx, fs, it->name, NULL);
+		add_name(ctx, fs, it->name);
+		return;
 	case FOCUS_LIBRARY:
 	case FOCUS_OBJECT:
 		break;

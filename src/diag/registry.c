@@ -1,9 +1,11 @@
 /* The rule families and the target systems they judge. Adding a family is one line here (and its
  * `extern` in rule.h). Linux-only: the driver's kernel module, device nodes and libcuda, the ld.so
  * loader, ELF libraries and their GPU code, the dlopen probe (their collectors do not run for
- * Windows, see inventory.c), and LD_LIBRARY_PATH (ldpath). env and python serve both.
+ * Windows, see inventory.c), LD_LIBRARY_PATH (ldpath), and what processes loaded (process: --pid,
+ * cudx run). env and python serve both.
  * The order matters where one family adds to another's finding (rule_join): the probe runs after
- * the static families whose findings it confirms. */
+ * the static families whose findings it confirms, and process after the driver family whose no-driver
+ * it completes. */
 #include <string.h>
 
 #include "diag/rule.h"
@@ -16,6 +18,7 @@ static const struct family {
 	{ &rules_libs, RULE_LINUX },
 	{ &rules_loader, RULE_LINUX }, { &rules_arch, RULE_LINUX },  { &rules_probe, RULE_LINUX },
 	{ &rules_python, RULE_ANY_OS }, { &rules_windows, RULE_WINDOWS },
+	{ &rules_process, RULE_LINUX },
 	{ &rules_message, RULE_ANY_OS }, /* judges inv->message, which only explain sets */
 	{ &rules_fleet, RULE_ANY_OS }, /* judges inv->fleet, which only compare sets */
 };

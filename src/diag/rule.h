@@ -74,7 +74,7 @@ struct rule_family {
 #define RULE_ANY_OS (RULE_LINUX | RULE_WINDOWS)
 
 extern const struct rule_family rules_driver, rules_env, rules_ldpath, rules_libs, rules_loader, rules_arch,
-	rules_probe, rules_python, rules_windows, rules_message;
+	rules_probe, rules_python, rules_windows, rules_process, rules_message;
 extern const struct rule_family rules_fleet; /* cudx compare: judges inv->fleet (rules_fleet.c) */
 
 /* --- running (registry.c) ------------------------------------------------------------------- */

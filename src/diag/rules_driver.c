@@ -326,10 +326,12 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 		for (size_t k = 0; k < inv->n_libs; k++) {
 			const struct lib_file *o = &inv->libs[k];
 			if (strcmp(o->component, "cudart") == 0 && !o->broken_link && o->cuda_major == major_v.part[0] &&
-			    (!o->version || strncmp(o->version, cuda, strlen(cuda)) == 0))
+			    (!o->version || strncmp(o->version, cuda, strlen(cuda)) == 0)) {
 				finding_evidence(f, "CUDA runtime: %s (%s%s%s%s)", o->path, o->version ? "version " : "CUDA ",
 						 o->version ? o->version : cuda, o->version_source ? ", from " : "",
 						 o->version_source ? o->version_source : "");
+				finding_path(f, o->path); /* every copy of that release: an app's own copy too */
+			}
 		}
 		if (floor && version_strcmp(floor, rel->linux_driver) != 0)
 			finding_evidence(f, "minimum driver: %s for CUDA %s itself, %s for any CUDA %d.x (minor-version "

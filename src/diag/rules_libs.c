@@ -96,52 +96,6 @@ static void check_broken_symlink(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
-/* --pid: the process has mapped two copies of one library family from different releases — the
- * "crash after libcudnn.so.7 loaded fine" case: a framework's bundled copy and a system copy both
- * in one process, each half calling into the other's data structures. */
-static void check_process_mixed(struct diag_ctx *d, const struct rule *self)
-{
-	const struct inventory *inv = d->inv;
-	for (size_t i = 0; i < inv->n_loaded; i++) {
-		const struct loaded_lib *a = &inv->loaded[i];
-		if (!a->family || strcmp(a->family, "driver") == 0)
-			continue;
-		for (size_t k = i + 1; k < inv->n_loaded; k++) {
-			const struct loaded_lib *b = &inv->loaded[k];
-			if (!b->family || strcmp(a->family, b->family) != 0)
-				continue;
-			bool majors = a->major && b->major && a->major != b->major;
-			bool versions = a->version && b->version && version_strcmp(a->version, b->version) != 0;
-			bool same_lib = strcmp(a->component, b->component) == 0;
-			if (!majors && !versions && !same_lib)
-				continue;
-			/* two distinct files of one component, or of one family from two releases */
-			/* the same release twice is odd but less dangerous than two releases */
-			struct finding *f = rule_emit(d, self, "process %d has two %s %s loaded: %s and %s", d->ctx->opt->pid,
-						      a->family, majors || versions ? "releases" : "copies",
-						      a->version ? a->version : path_basename(a->path),
-						      b->version ? b->version : path_basename(b->path));
-			if (!majors && !versions)
-				finding_mild(f);
-			finding_path(f, a->path);
-			finding_path(f, b->path);
-			finding_subject(f, arena_printf(d->ctx->arena, "pid %d %s", d->ctx->opt->pid, a->family));
-			finding_cause(f, "Two copies of %s from different releases are mapped into the same process. Each "
-					 "half of the program calls the copy it found first, and objects made by one release "
-					 "are handed to the other: typical results are crashes or CUDNN_STATUS/CUBLAS_STATUS "
-					 "errors after a library \"loaded successfully\". Usually a framework brings its own "
-					 "copy while another module loads the system's.",
-				      a->family);
-			finding_evidence(f, "%s (%s%s%s)", a->path, a->component, a->version ? " " : "", a->version ? a->version : "");
-			finding_evidence(f, "%s (%s%s%s)", b->path, b->component, b->version ? " " : "", b->version ? b->version : "");
-			finding_fix(f, "load one release only: remove the other copy's directory from LD_LIBRARY_PATH, or "
-				       "import the framework that bundles %s first so its copy wins",
-				    a->family);
-			return;
-		}
-	}
-}
-
 /* A library whose size differs from what its package's file list (the wheel's RECORD) says was
  * replaced or damaged after installation: copied over by hand, truncated, or written through a
  * hard link. Loading then fails in odd ways ("undefined symbol ... version libcublasLt.so.13"). */
@@ -190,11 +144,6 @@ static const struct rule rules[] = {
 		   "by that name.",
 	  .fix = "reinstall the package that owns the link, or point it at the existing file, then run sudo ldconfig",
 	  .mild = SEV_WARNING, .mild_when = "the link is the unversioned development name (libfoo.so) only the linker uses" },
-	{ "process-mixed-libs", SEV_ERROR, check_process_mixed,
-	  .cause = "Two copies of one library family are mapped into the same process; objects made by one release "
-		   "are handed to the other, and the program crashes or fails after the library \"loaded\".",
-	  .fix = "load one release only: remove the other copy's directory from LD_LIBRARY_PATH",
-	  .mild = SEV_WARNING, .mild_when = "the two copies are of the same release" },
 	{ "lib-damaged", SEV_ERROR, check_damaged,
 	  .cause = "The library is not the file its package installed (its size differs from the package's file "
 		   "list): programs that load it fail with missing symbols or crash.",

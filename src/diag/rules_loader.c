@@ -459,7 +459,9 @@ static const struct rule table[] = {
 	{ .check = check_resolutions }, /* walker */
 	{ "lib-not-found", SEV_ERROR, NULL,
 	  .cause = "The loader finds no usable copy of the library where it searches (RPATH/RUNPATH, LD_LIBRARY_PATH, "
-		   "ld.so.cache, the default directories): \"cannot open shared object file\"." },
+		   "ld.so.cache, the default directories): \"cannot open shared object file\".",
+	  .mild = SEV_WARNING,
+	  .mild_when = "cudx run saw a program dlopen a library that is no GPU library (it may go on without it)" },
 	{ "lib-wrong-major", SEV_ERROR, NULL,
 	  .cause = "Only another major version of the library exists: the major is part of its name and its symbol "
 		   "versions, so no other major can stand in." },

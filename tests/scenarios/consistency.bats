@@ -150,6 +150,42 @@ look() {
 	cx_consistent dep_missing
 }
 
+@test "an app bundling cudart 13 on a driver 535 image: check --app, tree APP and why --from APP say driver-too-old" {
+	look bundled_rt
+	# check alone does not know the app: its runtime is in no place check surveys
+	! cx_ids bundled_rt 1 | grep -q driver-too-old
+	[ "$(cx_rc bundled_rt 1)" = 0 ]
+	for n in 2 3 4; do
+		has bundled_rt $n driver-too-old error
+		[ "$(cx_rc bundled_rt $n)" = 1 ]
+	done
+	# the finding is about the app's own copy, found through its RUNPATH, judged against driver 535
+	python3 - "$CX_OUT/bundled_rt" <<'EOF'
+import json, sys
+for n in (2, 3):
+    d = json.load(open("%s/%d.json" % (sys.argv[1], n)))
+    f = next(f for f in d["findings"] if f["id"] == "driver-too-old")
+    assert f["subject"] == "/opt/app/bin/../lib/libcudart.so.13", f
+    assert "driver: 535.309.01 (/usr/lib/x86_64-linux-gnu/libcuda.so.1)" in f["evidence"], f["evidence"]
+d = json.load(open(sys.argv[1] + "/2.json"))
+assert any(l["origin"] == "needed by /opt/app/bin/app" and l["component"] == "cudart" for l in d["inventory"]["libraries"]), d["inventory"]["libraries"]
+EOF
+	cx_consistent bundled_rt
+	# text: the app's copy is listed with where it came from; an app that is not there is a usage error
+	run "$CUDX" --no-probe --root "$root" check --app /opt/app/bin/app
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"/opt/app/bin/../lib/libcudart.so.13  [needed by /opt/app/bin/app]"* ]]
+	run "$CUDX" --no-probe --root "$root" check --app /opt/app/bin/gone
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--app /opt/app/bin/gone: "* ]]
+}
+
+@test "the same image with the toolkit's CUDA 13 runtime: tree APP keeps driver-too-old through the app's copy" {
+	look bundled_rt_toolkit
+	for n in 1 2 3; do has bundled_rt_toolkit $n driver-too-old error; done
+	cx_consistent bundled_rt_toolkit
+}
+
 @test "every id the registry has keeps one severity per subject across all fixtures' commands" {
 	cx_look_all
 	cx_registry

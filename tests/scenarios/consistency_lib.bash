@@ -13,7 +13,8 @@ CX_BASE_LIBS="libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux
 
 # The cases: each has a builder (cx_build_NAME) and the commands that look at it (cx_cmds_NAME, one
 # command line a line, arguments as `cudx` takes them after --root/--env).
-cx_fixtures="stub_so1 stubs_dir damaged broken_link wrong_arch symbol_version stale_cache dep_missing"
+cx_fixtures="stub_so1 stubs_dir damaged broken_link wrong_arch symbol_version stale_cache dep_missing bundled_rt
+bundled_rt_toolkit"
 
 cx_root() {
 	local n
@@ -189,6 +190,50 @@ cx_cmds_dep_missing="check
 why libcudnn_adv_infer.so.8
 tree /opt/a/libcudnn_adv_infer.so.8
 why libapp.so.1"
+
+# An application bundling the CUDA 13 runtime (/opt/app/bin/app, RUNPATH $ORIGIN/../lib, its copy
+# of the toolkit's libcudart.so.13 in /opt/app/lib) on a driver 535 image: copies of Debian's
+# libcuda1 (nvidia/current, linked into the multiarch dir as update-alternatives does) and the
+# kernel module's /proc line. check alone cannot know the app; check --app and tree APP judge its
+# runtime against the driver.
+cx_bundled_app() {
+	local d535=${CUDX_PKG_CACHE:-$CUDX_SRC/build/pkgs}/libcuda1/root f
+	need_cuda13
+	[ -d "$d535" ] || skip "needs Debian package libcuda1 in $d535 (tests/fixtures/fetch-nvidia-debs.sh)"
+	command -v cc >/dev/null || skip "needs a C compiler"
+	(cd "$d535" && find ./usr/lib \( -type f -o -type l \)) | while read -r f; do
+		mkdir -p "$root/$(dirname "$f")"
+		cp -a "$d535/$f" "$root/$f"
+	done
+	for f in "$root/$MULTIARCH/nvidia/current"/lib*.so.1; do
+		ln -s "/$MULTIARCH/nvidia/current/${f##*/}" "$root/$MULTIARCH/${f##*/}"
+	done
+	mkdir -p "$root/proc/driver/nvidia" "$root/opt/app/bin" "$root/opt/app/lib"
+	echo "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.309.01  Tue Mar  5 22:23:56 UTC 2024" \
+		>"$root/proc/driver/nvidia/version"
+	cp "$CUDA13/lib/libcudart.so.13" "$root/opt/app/lib/"
+	printf 'int cudaGetDeviceCount(int *);\nint main(void) { int n; return cudaGetDeviceCount(&n); }\n' >"$root.c"
+	cc -o "$root/opt/app/bin/app" "$root.c" -L"$CUDA13/lib" -l:libcudart.so.13 -Wl,-rpath,'$ORIGIN/../lib' \
+		-Wl,--enable-new-dtags
+	rm -f "$root.c"
+}
+cx_build_bundled_rt() {
+	cx_bundled_app
+}
+cx_cmds_bundled_rt="check
+check --app /opt/app/bin/app
+tree /opt/app/bin/app
+why libcudart.so.13 --from /opt/app/bin/app"
+
+# The same image with the toolkit's own CUDA 13 runtime installed too: check finds that one, and
+# tree APP still keeps the finding through the app's copy.
+cx_build_bundled_rt_toolkit() {
+	cx_bundled_app
+	cx_cudart
+}
+cx_cmds_bundled_rt_toolkit="check
+check --app /opt/app/bin/app
+tree /opt/app/bin/app"
 
 cx_fixture() {
 	cx_root
