@@ -113,8 +113,15 @@ nf=p["not_found"][0]; assert nf["name"]=="libcudnn.so.8" and nf["gpu_library"] a
 	[ "$(py 'print(r["exit"]["timed_out"])')" = True ]
 	[ "$(py 'print(r["exit"]["signal_name"])')" = SIGTERM ]
 	bg=$(cat "$BATS_TEST_TMPDIR/bgpid")
-	sleep 0.2
-	! kill -0 "$bg" 2>/dev/null || { kill "$bg"; echo "background child $bg survived the timeout"; return 1; }
+	# Killed, the child is a zombie until whoever adopted it (PID 1 or a subreaper) reaps it, and
+	# kill -0 succeeds on a zombie: wait up to 3 s for it to be gone or a zombie.
+	local state=
+	for _ in $(seq 30); do
+		state=$(sed 's/.*) //' "/proc/$bg/stat" 2>/dev/null | cut -d' ' -f1)
+		[ -z "$state" ] || [ "$state" = Z ] && break
+		sleep 0.1
+	done
+	[ -z "$state" ] || [ "$state" = Z ] || { kill "$bg"; echo "background child $bg survived the timeout (state $state)"; return 1; }
 }
 
 @test "a program killed by a signal: the report names the signal" {

@@ -97,7 +97,7 @@ assert any(o["real_path"].endswith("libcudart.so.11.8.89") for o in p["objects"]
 
 @test "two copies of cuDNN 9.19 in one process (the toolkit's and a copy of it): process-mixed-libs" {
 	need_cuda13
-	[ -e "$CUDA13/lib/libcudnn.so.9" ] || skip "needs cuDNN 9 in $CUDA13/lib"
+	[ -e "$CUDA13/lib/libcudnn.so.9" ] || skip_fixture "needs cuDNN 9 in $CUDA13/lib"
 	# the second copy is a byte-for-byte copy of the same release in another directory, as a
 	# framework that bundles cuDNN brings one
 	mkdir -p "$BATS_TEST_TMPDIR/bundled"
@@ -114,7 +114,7 @@ assert any(o["real_path"].endswith("libcudart.so.11.8.89") for o in p["objects"]
 
 @test "cuDNN 9.19 and a cuDNN 8.9.7 stand-in in one process: two releases, an error" {
 	need_cuda13
-	[ -e "$CUDA13/lib/libcudnn.so.9" ] || skip "needs cuDNN 9 in $CUDA13/lib"
+	[ -e "$CUDA13/lib/libcudnn.so.9" ] || skip_fixture "needs cuDNN 9 in $CUDA13/lib"
 	# No cuDNN 8 is available here: the second release is a small synthetic library that carries
 	# cuDNN 8's file name and SONAME (what the knowledge base and the loader go by), as in
 	# process.bats. The first is NVIDIA's real cuDNN 9.19.
@@ -132,7 +132,7 @@ assert any(o["real_path"].endswith("libcudart.so.11.8.89") for o in p["objects"]
 
 @test "the toolkit's stub libcuda loaded by a program: stub-libcuda, and the calls returned 34" {
 	need_cuda13
-	[ -e "$CUDA13/lib/stubs/libcuda.so" ] || skip "needs $CUDA13/lib/stubs/libcuda.so"
+	[ -e "$CUDA13/lib/stubs/libcuda.so" ] || skip_fixture "needs $CUDA13/lib/stubs/libcuda.so"
 	mkdir -p "$BATS_TEST_TMPDIR/stub"
 	ln -s "$CUDA13/lib/stubs/libcuda.so" "$BATS_TEST_TMPDIR/stub/libcuda.so.1"
 	guard

@@ -23,7 +23,7 @@ if declare -F bats_require_minimum_version >/dev/null; then bats_require_minimum
 # Commands whose --json is not yet the cudx/1 envelope (issue 12 converts them): for these the
 # output must be a JSON object, but a findings array is not required yet. Remove a command from
 # the list when its envelope lands.
-CUDX_JSON_PRE_ENVELOPE=${CUDX_JSON_PRE_ENVELOPE-"explain"}
+CUDX_JSON_PRE_ENVELOPE=${CUDX_JSON_PRE_ENVELOPE-""}
 CUDX_COMMANDS="check why tree arch probe explain kb run compare"
 CUDA13=${CUDX_CUDA13:-/usr/local/cuda-13.0}
 
