@@ -52,7 +52,7 @@ msg_35() {
 	need_pkg libcudart11.0
 	add_pkg "$root" libcudart11.0
 	explain_here "$(msg_35)"
-	[ "$(jq -r '.messages[0].pattern' <<<"$output")" = insufficient-driver ]
+	jq -e '.messages[0].facts | map(.name) | index("cudaErrorInsufficientDriver")' <<<"$output"
 	# a cause still, but not confirmed by this tree
 	conf=$(cause_conf driver-too-old)
 	[ "$conf" = low ] || [ "$conf" = medium ]
