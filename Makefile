@@ -52,9 +52,9 @@ format:
 # in .clang-format-files, which are formatted already), `all` (every C file of src/ tests/ tools/,
 # once `make format` has been run over the tree) or `none`. clang-tidy skips the directories in
 # TIDY_SKIP: src/win/ is only compiled by the mingw-w64 build (clang-tidy needs the compile
-# commands); src/explain/ is being rewritten (issue 12) and is linted once that has landed.
+# commands).
 FORMAT_CHECK ?= listed
-TIDY_SKIP    ?= src/win/ src/explain/
+TIDY_SKIP    ?= src/win/
 FORMAT_ALL    = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tools/*.c')
 FORMAT_FILES  = $(if $(filter all,$(FORMAT_CHECK)),$(FORMAT_ALL),$(if $(filter listed,$(FORMAT_CHECK)),$(shell grep -v '^\#' .clang-format-files)))
 

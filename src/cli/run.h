@@ -15,7 +15,7 @@
 
 /* One message explain recognised in the command's output. */
 struct run_message {
-	const struct explain_message *msg; /* its causes: msg->cands, best first */
+	const struct explain_message *msg;  /* its causes: msg->cands, best first */
 	const char *stream;                 /* "stdout" or "stderr" */
 	bool confirmed[EXPLAIN_MAX_CAUSES]; /* a finding of this run has the cause's id */
 };

@@ -133,9 +133,9 @@ void explain_render_text(FILE *out, const struct cudx_ctx *ctx, const struct exp
 		if (res->n_causes == 0) {
 			const char *code = explain_kv_get(res, "code");
 			fprintf(out, "  no cause in the GPU stack is known for these facts: the error is raised by the "
-				     "program itself (a bug, a wrong argument) or by hardware%s%.*s%s\n",
+				     "program itself (a bug, a wrong argument) or by hardware%s%.*s\n",
 				code ? "; the code's meaning: cudx kb error " : "", code ? (int)strcspn(code, " ") : 0,
-				code ? code : "", code ? "" : "");
+				code ? code : "");
 		}
 		else
 			fprintf(out, "  causes, most likely first (checked against %s):\n", r->machine_desc);
