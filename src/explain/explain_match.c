@@ -19,6 +19,46 @@ static bool is_gap(enum explain_item_kind k)
 	return k == EI_TEXT || k == EI_ANY;
 }
 
+/* Compile the body of a {a|b|c} group into an EI_ALT item: lower-cased alternatives with blank
+ * runs as one space, sorted longest first so that "devices" is tried before "device". */
+static int compile_alts(struct arena *a, const char *body, size_t len, struct explain_item *it, const char **err)
+{
+	const char **alts = arena_alloc(a, EXPLAIN_MAX_ALTS * sizeof *alts);
+	size_t *lens = arena_alloc(a, EXPLAIN_MAX_ALTS * sizeof *lens);
+	size_t n = 0, start = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && body[i] != '|')
+			continue;
+		if (n == EXPLAIN_MAX_ALTS) {
+			*err = "too many alternatives";
+			return -1;
+		}
+		char *lit = arena_alloc(a, i - start + 1);
+		size_t ll = 0;
+		for (size_t k = start; k < i; k++) {
+			unsigned char c = (unsigned char)body[k];
+			if (isspace(c)) {
+				if (ll == 0 || lit[ll - 1] != ' ')
+					lit[ll++] = ' ';
+			} else {
+				lit[ll++] = (char)tolower(c);
+			}
+		}
+		lit[ll] = 0;
+		size_t at = n++; /* insertion: longest first, equal lengths in the row's order */
+		while (at && lens[at - 1] < ll) {
+			alts[at] = alts[at - 1];
+			lens[at] = lens[at - 1];
+			at--;
+		}
+		alts[at] = lit;
+		lens[at] = ll;
+		start = i + 1;
+	}
+	*it = (struct explain_item){ EI_ALT, NULL, 0, NULL, alts, lens, n };
+	return 0;
+}
+
 int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
 			    const char **err)
 {
@@ -37,7 +77,7 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 			}                                                             \
 			lit[ll] = 0;                                                  \
 			p->items[p->n_items++] = (struct explain_item){ EI_LIT,       \
-				arena_strndup(a, lit, ll), ll, NULL };                \
+				arena_strndup(a, lit, ll), ll, NULL, NULL, NULL, 0 }; \
 			ll = 0;                                                       \
 		}                                                                     \
 	} while (0)
@@ -57,6 +97,28 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 			}
 			size_t len = (size_t)(close - (src + i + 1));
 			const char *body = src + i + 1;
+			if (memchr(body, '|', len)) {
+				FLUSH_LIT();
+				if (p->n_items == EXPLAIN_MAX_ITEMS) {
+					*err = "too many items";
+					return -1;
+				}
+				if (compile_alts(a, body, len, &p->items[p->n_items], err) != 0)
+					return -1;
+				p->n_items++;
+				i += len + 2;
+				continue;
+			}
+			if (len == 3 && memcmp(body, "end", 3) == 0) {
+				FLUSH_LIT();
+				if (p->n_items == EXPLAIN_MAX_ITEMS) {
+					*err = "too many items";
+					return -1;
+				}
+				p->items[p->n_items++] = (struct explain_item){ EI_END, NULL, 0, NULL, NULL, NULL, 0 };
+				i += len + 2;
+				continue;
+			}
 			const char *colon = memchr(body, ':', len);
 			size_t tlen = colon ? (size_t)(colon - body) : len;
 			enum explain_item_kind kind = EI_LIT;
@@ -88,7 +150,7 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 				}
 				p->n_caps++;
 			}
-			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key };
+			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key, NULL, NULL, 0 };
 			i += len + 2;
 			continue;
 		}
@@ -265,6 +327,21 @@ static bool token_class(enum explain_item_kind kind, unsigned char c)
 	}
 }
 
+/* The length of the first alternative of an EI_ALT item that matches at pos, or -1. One that
+ * begins with a word character must begin a word. */
+static long match_alt(const struct explain_item *it, struct span lc, size_t pos)
+{
+	bool in_word = pos > 0 && cls_word(lc.p[pos - 1]);
+	for (size_t k = 0; k < it->n_alts; k++) {
+		size_t n = it->alt_lens[k];
+		if (n && in_word && cls_word((unsigned char)it->alts[k][0]))
+			continue;
+		if (lc.n - pos >= n && memcmp(lc.p + pos, it->alts[k], n) == 0)
+			return (long)n;
+	}
+	return -1;
+}
+
 /* Match items [b, e) (no gaps) anchored at pos. Returns the end offset or -1. Captures go to
  * caps[*nc...]; on failure *nc is restored by the caller. */
 static long match_block(const struct explain_pattern *p, size_t from, size_t e, struct span line,
@@ -277,6 +354,21 @@ static long match_block(const struct explain_pattern *p, size_t from, size_t e, 
 			if (line.n - pos < it->lit_len || memcmp(lc.p + pos, it->lit, it->lit_len) != 0)
 				return -1;
 			pos += it->lit_len;
+			continue;
+		}
+		if (it->kind == EI_END) {
+			size_t q = pos;
+			while (q < lc.n && lc.p[q] == ' ')
+				q++;
+			if (q < lc.n && cls_word(lc.p[q]))
+				return -1;
+			continue;
+		}
+		if (it->kind == EI_ALT) {
+			long k = match_alt(it, lc, pos);
+			if (k < 0)
+				return -1;
+			pos += (size_t)k;
 			continue;
 		}
 		const char *val;
