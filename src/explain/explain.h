@@ -51,7 +51,7 @@ struct explain_pattern_def {
 	const char *text;     /* the pattern as written */
 	struct explain_pattern pat;
 	const char *when_key; /* guard: capture key ... */
-	const char *when_glob;/* ... must match this glob (or one of several: a|b*); NULL = no guard */
+	const char *when_glob; /* ... must match this glob (or one of several: a|b*); NULL = no guard */
 	const struct explain_cause_def *causes[EXPLAIN_MAX_CAUSES];
 	size_t n_causes;
 	const char *source;

@@ -167,8 +167,8 @@ static bool known_form(const char *f)
 #define EXPLAIN_VOCAB_WORDS 1024 /* longest word list of a vocabulary row */
 #define EXPLAIN_PATTERN_MAX 4096 /* longest pattern once its {@name} groups are expanded */
 
-static void vocab_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
-		      const struct tsv_row *r, const char *file, size_t line_no)
+static void vocab_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr, const struct tsv_row *r,
+		      const char *file, size_t line_no)
 {
 	const char *name = field(r, col_index(hdr, "name")), *words = field(r, col_index(hdr, "words"));
 	bool ok = *name && *words && strlen(words) <= EXPLAIN_VOCAB_WORDS && !strpbrk(words, "{}") &&
@@ -177,8 +177,8 @@ static void vocab_row(struct arena *a, struct explain_catalog *cat, const struct
 		cat_error(a, cat, file, line_no, "row needs name and words (a|b|c, at most 1024 bytes, no braces)");
 		return;
 	}
-	*ARENA_PUSH(a, cat->vocab, cat->n_vocab, cat->cap_vocab) =
-		(struct explain_vocab_def){ name, words, field(r, col_index(hdr, "source")) };
+	*ARENA_PUSH(a, cat->vocab, cat->n_vocab,
+		    cat->cap_vocab) = (struct explain_vocab_def){ name, words, field(r, col_index(hdr, "source")) };
 }
 
 static const struct explain_vocab_def *vocab_lookup(const struct explain_catalog *cat, const char *name, size_t n)

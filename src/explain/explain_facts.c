@@ -399,7 +399,8 @@ static void phrase_versions(struct explain_reader *L, const struct explain_captu
 			add_arch(L, caps[i].value);
 		/* an architecture pair of a failure class: what the code was built for (or the least
 		 * it supports) and what the device is, as versions "8.6" of what "arch" */
-		bool arch_built = strcmp(caps[i].key, "arch_built") == 0, arch_dev = strcmp(caps[i].key, "arch_device") == 0;
+		bool arch_built = strcmp(caps[i].key, "arch_built") == 0,
+		     arch_dev = strcmp(caps[i].key, "arch_device") == 0;
 		int maj, min;
 		if (!arch_built && !arch_dev)
 			continue;
@@ -429,6 +430,14 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 	const char *lname = named ? NULL : cap_get(caps, n, "lname");
 	if (lname) {
 		snprintf(lbuf, sizeof lbuf, "lib%s.so", lname);
+		named = lbuf;
+	}
+	/* a component named by a word ("cannot load cuDNN shared library") is libWORD.so, lower-case */
+	const char *comp = named ? NULL : cap_get(caps, n, "component");
+	if (comp) {
+		snprintf(lbuf, sizeof lbuf, "lib%s.so", comp);
+		for (char *c = lbuf; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 		named = lbuf;
 	}
 	const char *sym = cap_get(caps, n, "symbol"), *node = cap_get(caps, n, "version");
@@ -485,6 +494,24 @@ static const char *subject_key(const struct explain_fact *f)
 	return "";
 }
 
+/* Every group of alternatives a pattern requires has one alternative whose byte pairs are all in
+ * the line (the pattern's longest literal is tested the same way): most class rows are rejected so
+ * without running the matcher. */
+static bool alts_may_occur(const struct explain_reader *L, const struct explain_pattern *p)
+{
+	for (size_t i = 0; i < p->n_items; i++) {
+		const struct explain_item *it = &p->items[i];
+		if (it->kind != EI_ALT || it->optional)
+			continue;
+		bool any = false;
+		for (size_t k = 0; k < it->n_alts && !any; k++)
+			any = may_contain(L, it->alts[k], it->alt_lens[k]);
+		if (!any)
+			return false;
+	}
+	return true;
+}
+
 /* A row's guard: the capture matches its glob, or one of its globs separated by '|'. */
 static bool guard_holds(const struct explain_pattern_def *d, const char *v)
 {
@@ -516,6 +543,8 @@ static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 		if (d->generic && !d->form && tool_phrase)
 			continue;
 		if (d->pat.anchor && !may_contain(L, d->pat.anchor, d->pat.anchor_len))
+			continue;
+		if (!alts_may_occur(L, &d->pat))
 			continue;
 		if (!explain_pattern_match(&d->pat, L->line, L->lc, buf, caps, &n))
 			continue;

@@ -55,7 +55,10 @@ static int compile_alts(struct arena *a, const char *body, size_t len, struct ex
 		lens[at] = ll;
 		start = i + 1;
 	}
-	*it = (struct explain_item){ EI_ALT, NULL, 0, NULL, alts, lens, n };
+	bool optional = false;
+	for (size_t k = 0; k < n; k++)
+		optional |= lens[k] == 0;
+	*it = (struct explain_item){ EI_ALT, NULL, 0, NULL, alts, lens, n, optional };
 	return 0;
 }
 
@@ -68,18 +71,19 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 	size_t ll = 0;
 	*err = NULL;
 
-#define FLUSH_LIT()                                                                   \
-	do {                                                                          \
-		if (ll) {                                                             \
-			if (p->n_items == EXPLAIN_MAX_ITEMS) {                        \
-				*err = "too many items";                              \
-				return -1;                                            \
-			}                                                             \
-			lit[ll] = 0;                                                  \
-			p->items[p->n_items++] = (struct explain_item){ EI_LIT,       \
-				arena_strndup(a, lit, ll), ll, NULL, NULL, NULL, 0 }; \
-			ll = 0;                                                       \
-		}                                                                     \
+#define FLUSH_LIT() \
+	do { \
+		if (ll) { \
+			if (p->n_items == EXPLAIN_MAX_ITEMS) { \
+				*err = "too many items"; \
+				return -1; \
+			} \
+			lit[ll] = 0; \
+			p->items[p->n_items++] = (struct explain_item){ \
+				EI_LIT, arena_strndup(a, lit, ll), ll, NULL, NULL, NULL, 0, false \
+			}; \
+			ll = 0; \
+		} \
 	} while (0)
 
 	for (size_t i = 0; i < n;) {
@@ -115,7 +119,8 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 					*err = "too many items";
 					return -1;
 				}
-				p->items[p->n_items++] = (struct explain_item){ EI_END, NULL, 0, NULL, NULL, NULL, 0 };
+				p->items[p->n_items++] = (struct explain_item){ EI_END, NULL, 0, NULL,
+										NULL,   NULL, 0, false };
 				i += len + 2;
 				continue;
 			}
@@ -150,7 +155,7 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 				}
 				p->n_caps++;
 			}
-			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key, NULL, NULL, 0 };
+			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key, NULL, NULL, 0, false };
 			i += len + 2;
 			continue;
 		}
@@ -327,11 +332,12 @@ static bool token_class(enum explain_item_kind kind, unsigned char c)
 	}
 }
 
-/* The length of the first alternative of an EI_ALT item that matches at pos, or -1. One that
- * begins with a word character must begin a word. */
-static long match_alt(const struct explain_item *it, struct span lc, size_t pos)
+/* The length of the first alternative of an EI_ALT item that matches at pos, or -1. At the start
+ * of a block (the pattern's start or after a gap) one that begins with a word character must begin
+ * a word; glued to the item before it ("device{s|}") it continues that item's word. */
+static long match_alt(const struct explain_item *it, struct span lc, size_t pos, bool block_start)
 {
-	bool in_word = pos > 0 && cls_word(lc.p[pos - 1]);
+	bool in_word = block_start && pos > 0 && cls_word(lc.p[pos - 1]);
 	for (size_t k = 0; k < it->n_alts; k++) {
 		size_t n = it->alt_lens[k];
 		if (n && in_word && cls_word((unsigned char)it->alts[k][0]))
@@ -340,6 +346,23 @@ static long match_alt(const struct explain_item *it, struct span lc, size_t pos)
 			return (long)n;
 	}
 	return -1;
+}
+
+/* The first position at or after s where an alternative of a required group occurs, each
+ * alternative searched for with the fast substring search and its position remembered in next[]
+ * until s passes it: linear in the line per alternative, however many positions are tried. */
+static long next_alt(const struct explain_item *it, struct span lc, size_t s, long *next)
+{
+	long best = -1;
+	for (size_t k = 0; k < it->n_alts; k++) {
+		if (next[k] == -1)
+			continue;
+		if (next[k] < (long)s)
+			next[k] = explain_find_lc(lc, s, it->alts[k], it->alt_lens[k]);
+		if (next[k] >= 0 && (best < 0 || next[k] < best))
+			best = next[k];
+	}
+	return best;
 }
 
 /* Match items [b, e) (no gaps) anchored at pos. Returns the end offset or -1. Captures go to
@@ -365,7 +388,7 @@ static long match_block(const struct explain_pattern *p, size_t from, size_t e, 
 			continue;
 		}
 		if (it->kind == EI_ALT) {
-			long k = match_alt(it, lc, pos);
+			long k = match_alt(it, lc, pos, i == from);
 			if (k < 0)
 				return -1;
 			pos += (size_t)k;
@@ -418,9 +441,17 @@ bool explain_pattern_match(const struct explain_pattern *p, struct span line, st
 			(*n_caps)++; /* reserve: filled once the block's start is known */
 		long end = -1;
 		size_t s = cursor;
+		long next[EXPLAIN_MAX_ALTS]; /* where each alternative occurs next (-2: not looked yet) */
+		for (size_t k = 0; k < EXPLAIN_MAX_ALTS; k++)
+			next[k] = -2;
 		while (s <= line.n) {
 			if (first->kind == EI_LIT) {
 				long f = explain_find_lc(lc, s, first->lit, first->lit_len);
+				if (f < 0)
+					break;
+				s = (size_t)f;
+			} else if (first->kind == EI_ALT && !first->optional) {
+				long f = next_alt(first, lc, s, next);
 				if (f < 0)
 					break;
 				s = (size_t)f;

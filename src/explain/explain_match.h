@@ -14,10 +14,11 @@
  *   {*}         any text up to the next literal, not captured
  *   {type:key}  the same, stored under "key" instead of the type name
  *   {a|b c|}    one of the literal alternatives (here "a", "b c" or nothing), tried longest first;
- *               an alternative that begins with a letter or digit starts at a word boundary
- *               ("{no|zero} gpu" does not match "unknown gpu"), its end is free ("{detect}"
- *               matches "detected"). The catalogue expands {@name} into such a group from
- *               data/explain_vocab.tsv before compiling.
+ *               at the start of the pattern or after a gap, an alternative that begins with a
+ *               letter or digit starts at a word boundary ("{no|zero} gpu" does not match
+ *               "unknown gpu"); glued to the item before it, it continues that item
+ *               ("device{s|}"); its end is free ("{detect|find}" matches "detected"). The catalogue
+ *               expands {@name} into such a group from data/explain_vocab.tsv before compiling.
  *   {end}       the end of a phrase: the end of the line or punctuation, blanks before it
  *               skipped ("built with cuda{end}" matches "built with CUDA." but not "built with
  *               CUDA kernels"); matches nothing itself
@@ -65,6 +66,7 @@ struct explain_item {
 	const char *const *alts; /* EI_ALT: lower-cased alternatives, longest first */
 	const size_t *alt_lens;
 	size_t n_alts;
+	bool optional; /* EI_ALT: one alternative is empty */
 };
 
 struct explain_pattern {
