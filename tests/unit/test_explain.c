@@ -679,6 +679,10 @@ static const struct {
 	{ "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.", "container-toolkit-missing" },
 	{ "Unable to determine the device handle for GPU 0000:01:00.0: Unknown Error", "gpu-lost" },
 	{ "nvidia-smi: No NVIDIA driver found", "no-driver" },
+	{ "kernel launch: CUDA error 'named symbol not found' in module.cu", "no-kernel-image" },
+	{ "module.lua: libbar (v3) not found in library search path", "lib-not-found" },
+	{ "WARNING: CUDA is not available, running on CPU", "framework-cpu-build" },
+	{ "error: failed to compile PTX for the kernel", "ptx-too-new" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -702,6 +706,9 @@ static const struct {
 	{ "not built with CUDA kernels for sm_50, using PTX", "framework-cpu-build" },
 	{ "zoom level set", "gpu-out-of-memory" },
 	{ "ERROR: the archive could not be opened", "lib-not-found" },
+	{ "CUDA is available: True", "framework-cpu-build" },
+	{ "ptx compiled OK", "ptx-too-new" },
+	{ "found in library path: libfoo.so", "lib-not-found" },
 };
 
 static void test_classes(void **state)
