@@ -22,6 +22,7 @@
 #define PE_MAX_SECTIONS 96        /* the loader's own limit */
 #define PE_MAX_IMPORT_DLLS 4096
 #define PE_MAX_IMPORT_FUNCS 65536 /* per DLL */
+#define PE_MAX_IMPORT_FUNCS_TOTAL (1u << 18) /* all DLLs together (they may share one table) */
 #define PE_MAX_EXPORTS 262144
 #define PE_MAX_NAME 4096
 
