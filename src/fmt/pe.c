@@ -30,6 +30,7 @@ struct pe_reader {
 	uint32_t n_dirs;
 	size_t cap_imports;
 	size_t n_funcs_total; /* import names read so far, all DLLs and delay loads together */
+	size_t name_bytes;    /* bytes of names copied so far (rva_str) */
 };
 
 static void problem(struct pe_reader *r, const char *msg)
@@ -75,7 +76,7 @@ static bool rva_to_off(const struct pe_reader *r, uint32_t rva, uint64_t *off)
 }
 
 /* A NUL-terminated ASCII string at an RVA, copied to the arena; NULL when out of bounds. */
-static const char *rva_str(const struct pe_reader *r, uint32_t rva)
+static const char *rva_str(struct pe_reader *r, uint32_t rva)
 {
 	uint64_t off;
 	const char *s;
@@ -84,6 +85,12 @@ static const char *rva_str(const struct pe_reader *r, uint32_t rva)
 	long len = span_cstr(r->f, off, PE_MAX_NAME, &s);
 	if (len < 0)
 		return NULL;
+	/* many entries may point at one long name: the copies are bounded together */
+	if ((size_t)len + 1 > PE_MAX_NAME_BYTES - r->name_bytes) {
+		problem(r, "names too long together (limit reached)");
+		return NULL;
+	}
+	r->name_bytes += (size_t)len + 1;
 	return arena_strndup(r->a, s, (size_t)len);
 }
 

@@ -25,6 +25,7 @@
 #define PE_MAX_IMPORT_FUNCS_TOTAL (1u << 18) /* all DLLs together (they may share one table) */
 #define PE_MAX_EXPORTS 262144
 #define PE_MAX_NAME 4096
+#define PE_MAX_NAME_BYTES (16u << 20) /* all names copied from one file together */
 
 struct pe_import {
 	const char *dll;      /* as written in the file ("KERNEL32.dll"); case kept */
