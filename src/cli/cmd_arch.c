@@ -10,6 +10,7 @@
 #include "cli/focus_run.h"
 #include "collect/arch.h"
 #include "report/report.h"
+#include "report/json_parts.h"
 
 static const char *verdict_text(const struct arch_judgement *j)
 {
@@ -151,7 +152,7 @@ static json_t *json_targets(const struct arch_summary *s, uint16_t kind)
 			snprintf(isa, sizeof isa, "%u.%u", tg->isa_max_major, tg->isa_max_minor);
 			json_object_set_new(o, "ptx_isa", json_string(isa));
 			const char *needs = arch_ptx_jit_needs_cuda(tg->isa_max_major, tg->isa_max_minor);
-			json_object_set_new(o, "jit_needs_cuda", needs ? json_string(needs) : json_null());
+			json_object_set_new(o, "jit_needs_cuda", report_json_str(needs));
 		}
 		if (kind == FATBIN_KIND_ELF) {
 			json_object_set_new(o, "cubin_abi7", json_integer(tg->abi7));
@@ -166,8 +167,8 @@ static json_t *json_targets(const struct arch_summary *s, uint16_t kind)
 static json_t *json_file(const struct arch_inventory *ai, const struct arch_file *f)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "path", json_string(f->path));
-	json_object_set_new(o, "error", f->error ? json_string(f->error) : json_null());
+	json_object_set_new(o, "path", report_json_str(f->path));
+	json_object_set_new(o, "error", report_json_str(f->error));
 	if (f->error)
 		return o;
 	const struct arch_summary *s = &f->summary;
@@ -210,7 +211,7 @@ static json_t *json_file(const struct arch_inventory *ai, const struct arch_file
 				    j->best_ptx ? json_string(fatbin_target_name(j->best_ptx, t, sizeof t)) : json_null());
 		snprintf(isa, sizeof isa, "%d.%d", j->ptx_isa_major, j->ptx_isa_minor);
 		json_object_set_new(v, "ptx_isa", j->best_ptx ? json_string(isa) : json_null());
-		json_object_set_new(v, "jit_needs_cuda", j->ptx_needs_cuda ? json_string(j->ptx_needs_cuda) : json_null());
+		json_object_set_new(v, "jit_needs_cuda", report_json_str(j->ptx_needs_cuda));
 		json_object_set_new(v, "driver_ok", j->driver_ok < 0 ? json_null() : json_boolean(j->driver_ok));
 		json_object_set_new(v, "fatbins", json_integer((json_int_t)j->modules));
 		json_object_set_new(v, "fatbins_native", json_integer((json_int_t)j->modules_native));
@@ -237,14 +238,14 @@ static void render_json(struct cudx_ctx *ctx, const struct inventory *inv, const
 		snprintf(cc, sizeof cc, "%d.%d", ai->gpus[g].cc_major, ai->gpus[g].cc_minor);
 		json_object_set_new(o, "sm", json_string(ai->gpus[g].label));
 		json_object_set_new(o, "compute_capability", json_string(cc));
-		json_object_set_new(o, "name", ai->gpus[g].name ? json_string(ai->gpus[g].name) : json_null());
-		json_object_set_new(o, "source", ai->gpus[g].source ? json_string(ai->gpus[g].source) : json_null());
+		json_object_set_new(o, "name", report_json_str(ai->gpus[g].name));
+		json_object_set_new(o, "source", report_json_str(ai->gpus[g].source));
 		json_array_append_new(gpus, o);
 	}
 	json_object_set_new(root, "gpus", gpus);
 	json_t *drv = json_object();
-	json_object_set_new(drv, "version", ai->driver_version ? json_string(ai->driver_version) : json_null());
-	json_object_set_new(drv, "max_cuda", ai->driver_max_cuda ? json_string(ai->driver_max_cuda) : json_null());
+	json_object_set_new(drv, "version", report_json_str(ai->driver_version));
+	json_object_set_new(drv, "max_cuda", report_json_str(ai->driver_max_cuda));
 	json_object_set_new(root, "driver", drv);
 	json_t *files = json_array();
 	for (size_t i = 0; i < ai->n_files; i++)

@@ -15,6 +15,7 @@
 #include "loader/loader_present.h"
 #include "report/report.h"
 #include "sys/context.h"
+#include "report/json_parts.h"
 
 extern const struct command cmd_tree;
 
@@ -32,20 +33,20 @@ static json_t *tree_json(struct cudx_ctx *ctx, const struct inventory *inv, cons
 			 const struct loader_tree *t, const struct findings *fs)
 {
 	json_t *o = report_envelope_json(ctx, inv, "tree", fs);
-	json_object_set_new(o, "file", json_string(t->root->path));
+	json_object_set_new(o, "file", report_json_str(t->root->path));
 	json_t *objs = json_array();
 	for (size_t i = 0; i < L->n_objects; i++) {
 		const struct loader_object *ob = L->objects[i];
 		json_t *j = json_object();
 		json_object_set_new(j, "id", json_integer((json_int_t)ob->id));
-		json_object_set_new(j, "path", json_string(ob->path));
-		json_object_set_new(j, "real_path", ob->real_path ? json_string(ob->real_path) : json_null());
-		json_object_set_new(j, "soname", ob->elf.soname ? json_string(ob->elf.soname) : json_null());
+		json_object_set_new(j, "path", report_json_str(ob->path));
+		json_object_set_new(j, "real_path", report_json_str(ob->real_path));
+		json_object_set_new(j, "soname", report_json_str(ob->elf.soname));
 		json_object_set_new(j, "loaded_by", ob->loaded_by ? json_integer((json_int_t)ob->loaded_by->id) : json_null());
 		json_object_set_new(j, "runtime", json_boolean(ob->runtime));
-		json_object_set_new(j, "rpath", ob->elf.rpath ? json_string(ob->elf.rpath) : json_null());
-		json_object_set_new(j, "runpath", ob->elf.runpath ? json_string(ob->elf.runpath) : json_null());
-		json_object_set_new(j, "problem", ob->problem ? json_string(ob->problem) : json_null());
+		json_object_set_new(j, "rpath", report_json_str(ob->elf.rpath));
+		json_object_set_new(j, "runpath", report_json_str(ob->elf.runpath));
+		json_object_set_new(j, "problem", report_json_str(ob->problem));
 		json_array_append_new(objs, j);
 	}
 	json_object_set_new(o, "objects", objs);
@@ -57,7 +58,7 @@ static json_t *tree_json(struct cudx_ctx *ctx, const struct inventory *inv, cons
 		json_object_set_new(j, "from", json_integer((json_int_t)e->from->id));
 		json_object_set_new(j, "name", json_string(r->name));
 		json_object_set_new(j, "to", r->object ? json_integer((json_int_t)r->object->id) : json_null());
-		json_object_set_new(j, "resolved", r->path ? json_string(r->path) : json_null());
+		json_object_set_new(j, "resolved", report_json_str(r->path));
 		json_object_set_new(j, "how", r->object ? json_string(loader_how_name(r->how)) : json_null());
 		json_object_set_new(j, "runtime", json_boolean(e->runtime));
 		json_object_set_new(j, "first", json_boolean(e->first));

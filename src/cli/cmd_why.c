@@ -16,6 +16,7 @@
 #include "loader/loader_why.h"
 #include "report/report.h"
 #include "sys/context.h"
+#include "report/json_parts.h"
 
 extern const struct command cmd_why;
 
@@ -25,9 +26,9 @@ static json_t *why_json(struct cudx_ctx *ctx, const struct inventory *inv, const
 	const struct loader_result *r = w->result;
 	json_t *o = report_envelope_json(ctx, inv, "why", fs);
 	json_object_set_new(o, "name", json_string(r->name));
-	json_object_set_new(o, "from", r->from ? json_string(r->from) : json_null());
-	json_object_set_new(o, "resolved", r->path ? json_string(r->path) : json_null());
-	json_object_set_new(o, "real_path", r->real_path ? json_string(r->real_path) : json_null());
+	json_object_set_new(o, "from", report_json_str(r->from));
+	json_object_set_new(o, "resolved", report_json_str(r->path));
+	json_object_set_new(o, "real_path", report_json_str(r->real_path));
 	json_object_set_new(o, "how", r->object ? json_string(loader_how_name(r->how)) : json_null());
 	json_object_set_new(o, "error", r->error && !r->object ? json_string(r->error) : json_null());
 	json_object_set_new(o, "candidates", loader_present_candidates_json(r));
@@ -43,9 +44,9 @@ static json_t *why_json(struct cudx_ctx *ctx, const struct inventory *inv, const
 	for (size_t i = 0; i < w->n_copies; i++) {
 		const struct loader_copy *c = &w->copies[i];
 		json_t *cj = json_object();
-		json_object_set_new(cj, "path", json_string(c->path));
-		json_object_set_new(cj, "real_path", json_string(c->real_path));
-		json_object_set_new(cj, "soname", c->soname ? json_string(c->soname) : json_null());
+		json_object_set_new(cj, "path", report_json_str(c->path));
+		json_object_set_new(cj, "real_path", report_json_str(c->real_path));
+		json_object_set_new(cj, "soname", report_json_str(c->soname));
 		json_object_set_new(cj, "relation", json_string(c->relation));
 		json_object_set_new(cj, "right_arch", json_boolean(c->right_arch));
 		json_object_set_new(cj, "in_ldcache", json_boolean(c->in_cache));

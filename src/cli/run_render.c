@@ -8,6 +8,7 @@
 #include "kb/kb.h"
 #include "report/json_parts.h"
 #include "report/report.h"
+#include "util/utf8.h"
 
 #define TEXT_MAX_NOT_FOUND 20
 #define TEXT_MAX_DIFFS 10
@@ -194,33 +195,9 @@ void run_render_text(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 
 /* --- JSON ------------------------------------------------------------------------------------ */
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0], cp, min;
-	size_t len;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, min = 0x80, cp = c & 0x1f;
-	else if ((c & 0xf0) == 0xe0)
-		len = 3, min = 0x800, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, min = 0x10000, cp = c & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : len;
-}
-
 /* Paths, arguments and the program's output are bytes, not necessarily UTF-8: a byte that is not
- * part of valid UTF-8 becomes '?', so the document stays valid JSON. */
+ * part of valid UTF-8 becomes '?', so the document stays valid JSON (the output tail may hold NUL
+ * bytes, hence the length; report_json_str does the same for NUL-terminated text). */
 static json_t *jstrn(const char *s, size_t n)
 {
 	if (!s)
@@ -228,26 +205,12 @@ static json_t *jstrn(const char *s, size_t n)
 	json_t *j = json_stringn(s, n);
 	if (j)
 		return j;
-	char *copy = malloc(n + 1);
-	if (!copy)
-		return json_null();
-	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len((const unsigned char *)s + i, n - i);
-		if (len)
-			memcpy(copy + i, s + i, len);
-		else
-			copy[i] = '?', len = 1;
-		i += len;
-	}
-	j = json_stringn(copy, n);
+	char *copy = utf8_sanitized(s, n);
+	j = copy ? json_stringn(copy, n) : NULL;
 	free(copy);
 	return j ? j : json_null();
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? jstrn(s, strlen(s)) : json_null();
-}
 
 static json_t *stream_json(const struct runproc_stream *s)
 {
@@ -277,7 +240,7 @@ static json_t *search_tried_json(const struct observed_search *s)
 	json_t *a = json_array();
 	for (size_t i = 0; i < s->n_tried; i++) {
 		json_t *c = json_object();
-		json_object_set_new(c, "path", jstr(s->tried[i]));
+		json_object_set_new(c, "path", report_json_str(s->tried[i]));
 		json_object_set_new(c, "how", json_string(observed_how_name(s->tried_how[i])));
 		json_array_append_new(a, c);
 	}
@@ -291,10 +254,10 @@ static json_t *process_json(struct cudx_ctx *ctx, const struct run_report *rep, 
 	json_object_set_new(o, "pid", json_integer((json_int_t)p->pid));
 	json_object_set_new(o, "ppid", json_integer((json_int_t)p->ppid));
 	json_object_set_new(o, "forked_from", p->parent_pid ? json_integer((json_int_t)p->parent_pid) : json_null());
-	json_object_set_new(o, "exe", jstr(p->exe));
-	json_object_set_new(o, "args", jstr(p->args));
-	json_object_set_new(o, "ld_library_path", jstr(p->ld_library_path));
-	json_object_set_new(o, "ld_preload", jstr(p->ld_preload));
+	json_object_set_new(o, "exe", report_json_str(p->exe));
+	json_object_set_new(o, "args", report_json_str(p->args));
+	json_object_set_new(o, "ld_library_path", report_json_str(p->ld_library_path));
+	json_object_set_new(o, "ld_preload", report_json_str(p->ld_preload));
 	bool judged = false;
 	for (size_t j = 0; j < rep->ro->n_judged; j++)
 		judged |= rep->ro->judged[j] == pi;
@@ -305,15 +268,15 @@ static json_t *process_json(struct cudx_ctx *ctx, const struct run_report *rep, 
 		const struct kb_lib *k = kb_lib_classify(path_basename(ob->path), OS_LINUX);
 		json_t *j = json_object();
 		json_object_set_new(j, "order", json_integer((json_int_t)ob->id));
-		json_object_set_new(j, "path", jstr(ob->path));
-		json_object_set_new(j, "real_path", jstr(observed_real_path(ctx, ob->path)));
+		json_object_set_new(j, "path", report_json_str(ob->path));
+		json_object_set_new(j, "real_path", report_json_str(observed_real_path(ctx, ob->path)));
 		/* the SONAME as the inventory read it: GPU libraries only (cudx reads no other file) */
 		const struct lib_file *copy = k ? observed_copy(ctx, rep->inv, ob->path) : NULL;
-		json_object_set_new(j, "soname", jstr(copy ? copy->soname : NULL));
+		json_object_set_new(j, "soname", report_json_str(copy ? copy->soname : NULL));
 		json_object_set_new(j, "component", k ? json_string(k->component) : json_null());
 		json_object_set_new(j, "family", k ? json_string(k->family) : json_null());
 		json_object_set_new(j, "namespace", json_integer((json_int_t)ob->lmid));
-		json_object_set_new(j, "requested_as", jstr(ob->requested_as));
+		json_object_set_new(j, "requested_as", report_json_str(ob->requested_as));
 		json_object_set_new(j, "requested_by",
 				    ob->requested_by ? json_integer((json_int_t)p->objs[ob->requested_by - 1].id)
 						     : json_null());
@@ -331,15 +294,15 @@ static json_t *process_json(struct cudx_ctx *ctx, const struct run_report *rep, 
 		if (n->proc != pi)
 			continue;
 		json_t *j = json_object();
-		json_object_set_new(j, "name", jstr(n->name));
-		json_object_set_new(j, "requested_by", jstr(n->requested_by));
+		json_object_set_new(j, "name", report_json_str(n->name));
+		json_object_set_new(j, "requested_by", report_json_str(n->requested_by));
 		json_object_set_new(j, "at_runtime", json_boolean(n->at_runtime));
 		json_object_set_new(j, "gpu_library", json_boolean(n->gpu));
 		json_object_set_new(j, "times", json_integer((json_int_t)n->times));
 		json_object_set_new(j, "tried", search_tried_json(n->search));
 		json_object_set_new(j, "more_tried", json_integer((json_int_t)n->search->more_tried));
-		json_object_set_new(j, "existing", jstr(n->existing));
-		json_object_set_new(j, "existing_problem", jstr(n->existing_why));
+		json_object_set_new(j, "existing", report_json_str(n->existing));
+		json_object_set_new(j, "existing_problem", report_json_str(n->existing_why));
 		json_array_append_new(nf, j);
 	}
 	json_object_set_new(o, "not_found", nf);
@@ -357,12 +320,12 @@ static json_t *prediction_json(const struct run_report *rep)
 		const struct run_difference *d = &pr->diffs[i];
 		json_t *j = json_object();
 		json_object_set_new(j, "pid", json_integer((json_int_t)rep->ro->procs.procs[d->proc].pid));
-		json_object_set_new(j, "name", jstr(d->search->name));
-		json_object_set_new(j, "requested_by", jstr(d->requested_by));
-		json_object_set_new(j, "loaded", jstr(d->observed));
-		json_object_set_new(j, "loaded_how", jstr(d->observed_how));
-		json_object_set_new(j, "predicted", jstr(d->predicted));
-		json_object_set_new(j, "predicted_how", jstr(d->predicted_how));
+		json_object_set_new(j, "name", report_json_str(d->search->name));
+		json_object_set_new(j, "requested_by", report_json_str(d->requested_by));
+		json_object_set_new(j, "loaded", report_json_str(d->observed));
+		json_object_set_new(j, "loaded_how", report_json_str(d->observed_how));
+		json_object_set_new(j, "predicted", report_json_str(d->predicted));
+		json_object_set_new(j, "predicted_how", report_json_str(d->predicted_how));
 		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "differences", a);
@@ -387,11 +350,11 @@ static json_t *messages_json(const struct run_report *rep)
 	for (size_t i = 0; i < rep->n_messages; i++) {
 		const struct run_message *m = &rep->messages[i];
 		json_t *j = json_object();
-		json_object_set_new(j, "pattern", jstr(message_pattern(m->msg)));
-		json_object_set_new(j, "category", jstr(explain_message_category(m->msg)));
+		json_object_set_new(j, "pattern", report_json_str(message_pattern(m->msg)));
+		json_object_set_new(j, "category", report_json_str(explain_message_category(m->msg)));
 		json_object_set_new(j, "stream", json_string(m->stream));
 		json_object_set_new(j, "line_no", json_integer((json_int_t)m->msg->line_no));
-		json_object_set_new(j, "line", jstr(m->msg->line));
+		json_object_set_new(j, "line", report_json_str(m->msg->line));
 		json_object_set_new(j, "count", json_integer((json_int_t)m->msg->count));
 		json_t *causes = json_array();
 		for (size_t c = 0; c < m->msg->n_cands; c++) {
@@ -412,7 +375,7 @@ void run_render_json(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 	json_t *root = report_envelope_json(ctx, rep->inv, "run", &rep->findings);
 	json_t *argv = json_array();
 	for (int i = 0; i < rep->argc; i++)
-		json_array_append_new(argv, jstr(rep->argv[i]));
+		json_array_append_new(argv, report_json_str(rep->argv[i]));
 	json_object_set_new(root, "argv", argv);
 	json_object_set_new(root, "exit", exit_json(rep));
 	json_t *sb = json_null();
@@ -423,12 +386,12 @@ void run_render_json(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 		json_object_set_new(sb, "dev_readonly", json_boolean(rep->proc.sandbox.dev_readonly));
 		json_t *failed = json_array();
 		for (size_t i = 0; i < rep->proc.sandbox.n_failed; i++)
-			json_array_append_new(failed, jstr(rep->proc.sandbox.failed[i]));
+			json_array_append_new(failed, report_json_str(rep->proc.sandbox.failed[i]));
 		json_object_set_new(sb, "failed", failed);
 	}
 	json_object_set_new(root, "sandbox", sb);
 	json_t *audit = json_object();
-	json_object_set_new(audit, "library", jstr(rep->audit_lib));
+	json_object_set_new(audit, "library", report_json_str(rep->audit_lib));
 	json_object_set_new(audit, "record_bytes", json_integer((json_int_t)ro->record_bytes));
 	json_object_set_new(audit, "events", json_integer((json_int_t)ro->rec.n));
 	json_object_set_new(audit, "bad_lines", json_integer((json_int_t)ro->rec.bad_lines));
@@ -437,7 +400,7 @@ void run_render_json(FILE *out, struct cudx_ctx *ctx, const struct run_report *r
 					      : json_null());
 	json_object_set_new(audit, "full", json_boolean(ro->rec.full));
 	json_object_set_new(audit, "dropped_processes", json_integer((json_int_t)ro->procs.dropped_procs));
-	json_object_set_new(audit, "not_audited", jstr(ro->top ? NULL : ro->not_audited));
+	json_object_set_new(audit, "not_audited", report_json_str(ro->top ? NULL : ro->not_audited));
 	json_object_set_new(root, "audit", audit);
 	json_t *procs = json_array();
 	for (size_t i = 0; i < ro->procs.n_procs; i++)

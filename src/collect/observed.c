@@ -7,20 +7,22 @@
 
 #include <string.h>
 
-#define PID_SLOTS (OBSERVED_MAX_PROCS * 2) /* open addressing, at most half full */
-
+/* pid -> process: open addressing, at most half full. Sized by the record (a record of n events
+ * names at most n processes), so a short record does not zero the 128 KB a table for
+ * OBSERVED_MAX_PROCS needs. */
 struct builder {
 	struct arena *a;
 	struct observed_run *run;
-	long long pids[PID_SLOTS]; /* 0 = empty */
-	size_t slot_proc[PID_SLOTS];
+	size_t n_slots;  /* a power of two, at least twice the processes the record can name */
+	long long *pids; /* 0 = empty */
+	size_t *slot_proc;
 };
 
 static size_t slot_of(const struct builder *b, long long pid)
 {
-	size_t h = (size_t)((unsigned long long)pid * 0x9E3779B97F4A7C15ull >> 40) % PID_SLOTS;
+	size_t h = (size_t)((unsigned long long)pid * 0x9E3779B97F4A7C15ull >> 40) & (b->n_slots - 1);
 	while (b->pids[h] && b->pids[h] != pid)
-		h = (h + 1) % PID_SLOTS;
+		h = (h + 1) & (b->n_slots - 1);
 	return h;
 }
 
@@ -239,6 +241,12 @@ void observed_build(struct arena *a, const struct auditrec *rec, struct observed
 	struct builder *b = arena_calloc(a, 1, sizeof *b);
 	b->a = a;
 	b->run = out;
+	size_t procs = rec->n < OBSERVED_MAX_PROCS ? rec->n : OBSERVED_MAX_PROCS;
+	b->n_slots = 2;
+	while (b->n_slots < 2 * procs)
+		b->n_slots *= 2;
+	b->pids = arena_calloc(a, b->n_slots, sizeof *b->pids);
+	b->slot_proc = arena_calloc(a, b->n_slots, sizeof *b->slot_proc);
 	for (size_t i = 0; i < rec->n; i++)
 		on_event(b, &rec->ev[i]);
 }

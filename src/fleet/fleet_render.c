@@ -129,7 +129,7 @@ static json_t *outlier_json(const struct fleet *f, const struct fleet_node *n)
 {
 	json_t *o = json_object(), *diffs = json_array();
 	json_object_set_new(o, "node", json_string(n->name));
-	json_object_set_new(o, "file", json_string(n->file));
+	json_object_set_new(o, "file", report_json_str(n->file));
 	json_object_set_new(o, "hostname", report_json_str(n->hostname));
 	for (int d = 0; d < FLEET_FINDINGS; d++) {
 		if (!fleet_node_differs(f, n, (enum fleet_dim)d))
@@ -169,7 +169,7 @@ void fleet_render_json(struct cudx_ctx *ctx, const struct inventory *inv, const 
 	json_t *bad = json_array();
 	for (size_t i = 0; i < f->n_bad; i++) {
 		json_t *b = json_object();
-		json_object_set_new(b, "file", json_string(f->bad[i].file));
+		json_object_set_new(b, "file", report_json_str(f->bad[i].file));
 		json_object_set_new(b, "error", json_string(f->bad[i].error));
 		json_array_append_new(bad, b);
 	}

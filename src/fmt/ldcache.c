@@ -19,15 +19,13 @@
 #define ISA_LEVEL_MASK 0x3ffull
 #define LDCACHE_MAX_STR 4096
 
-/* A string of the cache: copied to the arena, or (borrow) pointing into the file itself, which
- * span_cstr has checked is NUL-terminated within bounds. */
-static const char *cstr(struct span s, uint64_t off, struct arena *a, bool borrow)
+/* A string of the cache, pointing into the file itself (span_cstr has checked that it is
+ * NUL-terminated within bounds). Never a copy per entry: entries may all point at one long string,
+ * and 200,000 copies of 4 KB would be 800 MB out of a small file. */
+static const char *cstr(struct span s, uint64_t off)
 {
 	const char *p;
-	long len = span_cstr(s, off, LDCACHE_MAX_STR, &p);
-	if (len < 0)
-		return NULL;
-	return borrow ? p : arena_strndup(a, p, (size_t)len);
+	return span_cstr(s, off, LDCACHE_MAX_STR, &p) < 0 ? NULL : p;
 }
 
 static bool is_hwcaps_extension(uint64_t hwcap)
@@ -74,7 +72,7 @@ static void read_extensions(struct span file, uint32_t ext_off, struct arena *a,
 }
 
 /* Parse the new-format part that starts at base (0, or after the old table in a combined file). */
-static bool parse_new(struct span file, uint64_t base, struct arena *a, bool borrow, struct ldcache *out,
+static bool parse_new(struct span file, uint64_t base, struct arena *a, struct ldcache *out,
 		      const char **err)
 {
 	struct span nf = span_from(file, base);
@@ -111,8 +109,8 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, bool bor
 		span_u64le(nf, b + 16, &hwcap);
 		struct ldcache_entry *e = &out->entries[n];
 		/* string offsets count from the new header (formats.md §2.5) */
-		e->name = cstr(nf, key, a, borrow);
-		e->path = cstr(nf, value, a, borrow);
+		e->name = cstr(nf, key);
+		e->path = cstr(nf, value);
 		if (!e->name || !e->path) {
 			out->problem = "some cache entries point outside the string table and were skipped";
 			continue;
@@ -123,7 +121,7 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, bool bor
 		if (is_hwcaps_extension(hwcap)) {
 			uint32_t idx = (uint32_t)hwcap, soff;
 			if (span_u32le(hwcaps, 4ull * idx, &soff))
-				e->hwcaps_subdir = cstr(nf, soff, a, borrow);
+				e->hwcaps_subdir = cstr(nf, soff);
 			if (!e->hwcaps_subdir) {
 				out->problem = "a glibc-hwcaps cache entry names an unknown subdirectory";
 				continue;
@@ -136,24 +134,28 @@ static bool parse_new(struct span file, uint64_t base, struct arena *a, bool bor
 	return true;
 }
 
-static bool parse(struct span file, struct arena *a, bool borrow, struct ldcache *out, const char **err);
+static bool parse(struct span file, struct arena *a, struct ldcache *out, const char **err);
 
 bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const char **err)
 {
-	return parse(file, a, false, out, err);
+	/* one copy of the file, bounded by its size, that the entries then point into */
+	unsigned char *copy = arena_alloc(a, file.n ? file.n : 1);
+	if (file.n)
+		memcpy(copy, file.p, file.n);
+	return parse(span_make(copy, file.n), a, out, err);
 }
 
 bool ldcache_parse_borrowed(struct span file, struct arena *a, struct ldcache *out, const char **err)
 {
-	return parse(file, a, true, out, err);
+	return parse(file, a, out, err);
 }
 
-static bool parse(struct span file, struct arena *a, bool borrow, struct ldcache *out, const char **err)
+static bool parse(struct span file, struct arena *a, struct ldcache *out, const char **err)
 {
 	memset(out, 0, sizeof *out);
 	if (file.n >= NEW_MAGIC_LEN && memcmp(file.p, NEW_MAGIC, NEW_MAGIC_LEN) == 0) {
 		out->format = LDCACHE_NEW;
-		return parse_new(file, 0, a, borrow, out, err);
+		return parse_new(file, 0, a, out, err);
 	}
 	if (file.n < 16 || memcmp(file.p, OLD_MAGIC, OLD_MAGIC_LEN) != 0) {
 		*err = file.n == 0 ? "the cache file is empty" : "not a glibc ld.so.cache (bad magic)";
@@ -172,7 +174,7 @@ static bool parse(struct span file, struct arena *a, bool borrow, struct ldcache
 	if (span_has(file, new_at, NEW_HEADER) &&
 	    memcmp(file.p + new_at, NEW_MAGIC, NEW_MAGIC_LEN) == 0) {
 		out->format = LDCACHE_COMBINED;
-		return parse_new(file, new_at, a, borrow, out, err);
+		return parse_new(file, new_at, a, out, err);
 	}
 	out->format = LDCACHE_OLD;
 	struct span strings = span_from(file, end_old); /* old keys/values count from here */
@@ -185,8 +187,8 @@ static bool parse(struct span file, struct arena *a, bool borrow, struct ldcache
 		span_u32le(file, b + 4, &key);
 		span_u32le(file, b + 8, &value);
 		struct ldcache_entry *e = &out->entries[n];
-		e->name = cstr(strings, key, a, borrow);
-		e->path = cstr(strings, value, a, borrow);
+		e->name = cstr(strings, key);
+		e->path = cstr(strings, value);
 		if (!e->name || !e->path) {
 			out->problem = "some cache entries point outside the string table and were skipped";
 			continue;

@@ -32,6 +32,8 @@ struct ldcache {
 	const char *generator; /* extension tag 0: "ldconfig (Debian GLIBC 2.36-9+deb12u14) ...", or NULL */
 };
 
+/* The entries' strings point into one copy of the file in the arena (memory bounded by the file's
+ * size, whatever the entries point at). */
 bool ldcache_parse(struct span file, struct arena *a, struct ldcache *out, const char **err);
 /* The same, but the entries' strings point into file, which must outlive the result (a mapping
  * the sysroot keeps for the run): no copy of the whole cache. */

@@ -29,6 +29,8 @@ struct pe_reader {
 	uint32_t dir_rva[16], dir_size[16];
 	uint32_t n_dirs;
 	size_t cap_imports;
+	size_t n_funcs_total; /* import names read so far, all DLLs and delay loads together */
+	size_t name_bytes;    /* bytes of names copied so far (rva_str) */
 };
 
 static void problem(struct pe_reader *r, const char *msg)
@@ -74,7 +76,7 @@ static bool rva_to_off(const struct pe_reader *r, uint32_t rva, uint64_t *off)
 }
 
 /* A NUL-terminated ASCII string at an RVA, copied to the arena; NULL when out of bounds. */
-static const char *rva_str(const struct pe_reader *r, uint32_t rva)
+static const char *rva_str(struct pe_reader *r, uint32_t rva)
 {
 	uint64_t off;
 	const char *s;
@@ -83,6 +85,12 @@ static const char *rva_str(const struct pe_reader *r, uint32_t rva)
 	long len = span_cstr(r->f, off, PE_MAX_NAME, &s);
 	if (len < 0)
 		return NULL;
+	/* many entries may point at one long name: the copies are bounded together */
+	if ((size_t)len + 1 > PE_MAX_NAME_BYTES - r->name_bytes) {
+		problem(r, "names too long together (limit reached)");
+		return NULL;
+	}
+	r->name_bytes += (size_t)len + 1;
 	return arena_strndup(r->a, s, (size_t)len);
 }
 
@@ -162,6 +170,12 @@ static void read_thunks(struct pe_reader *r, struct pe_import *imp, uint32_t ilt
 	size_t cap = 0;
 	unsigned width = r->out->pe32plus ? 8 : 4;
 	for (size_t i = 0; i < PE_MAX_IMPORT_FUNCS; i++) {
+		/* descriptors may share one table: without a total, 4096 of them over a table of 64 K
+		 * entries make 268 M names out of a file of 600 KB */
+		if (r->n_funcs_total == PE_MAX_IMPORT_FUNCS_TOTAL) {
+			problem(r, "import lookup tables too long together (limit reached)");
+			return;
+		}
 		uint64_t rva64 = (uint64_t)ilt_rva + i * width;
 		if (rva64 > UINT32_MAX) {
 			problem(r, "import lookup table runs past the address space");
@@ -190,6 +204,7 @@ static void read_thunks(struct pe_reader *r, struct pe_import *imp, uint32_t ilt
 			}
 		}
 		*(const char **)ARENA_PUSH(r->a, imp->funcs, imp->n_funcs, cap) = name;
+		r->n_funcs_total++;
 	}
 	problem(r, "import lookup table too long (limit reached)");
 }

@@ -22,8 +22,10 @@
 #define PE_MAX_SECTIONS 96        /* the loader's own limit */
 #define PE_MAX_IMPORT_DLLS 4096
 #define PE_MAX_IMPORT_FUNCS 65536 /* per DLL */
+#define PE_MAX_IMPORT_FUNCS_TOTAL (1u << 18) /* all DLLs together (they may share one table) */
 #define PE_MAX_EXPORTS 262144
 #define PE_MAX_NAME 4096
+#define PE_MAX_NAME_BYTES (16u << 20) /* all names copied from one file together */
 
 struct pe_import {
 	const char *dll;      /* as written in the file ("KERNEL32.dll"); case kept */

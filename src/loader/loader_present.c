@@ -6,6 +6,7 @@
 #include "collect/inventory.h"
 #include "loader/loader_present.h"
 #include "report/report.h"
+#include "report/json_parts.h"
 
 void loader_present_init(struct cudx_ctx *ctx, struct loader *L)
 {
@@ -38,7 +39,7 @@ json_t *loader_present_candidates_json(const struct loader_result *r)
 	for (size_t i = 0; i < r->n_cands; i++) {
 		const struct loader_candidate *c = &r->cands[i];
 		json_t *o = json_object();
-		json_object_set_new(o, "path", json_string(c->path));
+		json_object_set_new(o, "path", report_json_str(c->path));
 		json_object_set_new(o, "taken", json_boolean(c->verdict == LOADER_OK));
 		json_object_set_new(o, "reason", json_string(c->reason ? c->reason : ""));
 		json_object_set_new(o, "verdict", json_string(loader_verdict_name(c->verdict)));

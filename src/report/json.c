@@ -26,7 +26,7 @@ static json_t *driver_json(const struct driver_info *d)
 	for (size_t i = 0; i < d->n_nodes; i++) {
 		const struct device_node *n = &d->nodes[i];
 		json_t *no = json_object();
-		json_object_set_new(no, "path", json_string(n->path));
+		json_object_set_new(no, "path", report_json_str(n->path));
 		json_object_set_new(no, "exists", json_boolean(n->exists));
 		if (n->exists) {
 			json_object_set_new(no, "char_device", json_boolean(n->is_char_device));
@@ -46,7 +46,7 @@ static json_t *driver_json(const struct driver_info *d)
 static json_t *lib_json(const struct lib_file *l)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "path", json_string(l->path));
+	json_object_set_new(o, "path", report_json_str(l->path));
 	json_object_set_new(o, "real_path", report_json_str(l->real_path));
 	json_object_set_new(o, "component", report_json_str(l->component));
 	json_object_set_new(o, "family", report_json_str(l->family));
@@ -90,7 +90,7 @@ json_t *report_inventory_json(const struct inventory *inv)
 	for (size_t i = 0; i < inv->n_toolkits; i++) {
 		const struct toolkit *t = &inv->toolkits[i];
 		json_t *to = json_object();
-		json_object_set_new(to, "path", json_string(t->path));
+		json_object_set_new(to, "path", report_json_str(t->path));
 		json_object_set_new(to, "real_path", report_json_str(t->real_path));
 		json_object_set_new(to, "version", report_json_str(t->version));
 		json_object_set_new(to, "version_source", report_json_str(t->version_source));
@@ -106,12 +106,12 @@ json_t *report_inventory_json(const struct inventory *inv)
 	json_object_set_new(o, "libraries", libs);
 	json_t *env = json_object();
 	for (size_t i = 0; i < inv->n_env; i++)
-		json_object_set_new(env, inv->env[i].name, json_string(inv->env[i].value));
+		json_object_set_new(env, inv->env[i].name, report_json_str(inv->env[i].value));
 	json_object_set_new(o, "env", env);
 	if (inv->n_loaded) {
 		json_t *loaded = json_array();
 		for (size_t i = 0; i < inv->n_loaded; i++)
-			json_array_append_new(loaded, json_string(inv->loaded[i].path));
+			json_array_append_new(loaded, report_json_str(inv->loaded[i].path));
 		json_object_set_new(o, "loaded_by_process", loaded);
 	}
 	report_hooks_json(inv, o);

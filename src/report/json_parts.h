@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* A JSON string, or null for NULL. */
+/* A JSON string, or null for NULL; bytes that are not UTF-8 become '?'. */
 json_t *report_json_str(const char *s);
 /* An array of strings. */
 json_t *report_json_strings(const char *const *v, size_t n);

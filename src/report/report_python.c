@@ -6,6 +6,7 @@
 
 #include "collect/python.h"
 #include "report/report.h"
+#include "report/json_parts.h"
 
 static const char *or_q(const char *s)
 {
@@ -141,24 +142,19 @@ void py_report_text(FILE *out, const struct cudx_ctx *ctx, const struct python_i
 		fprintf(out, "  note: %s\n", py->notes[i]);
 }
 
-static json_t *jstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *lib_json(const struct py_lib_use *u)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "name", jstr(u->name));
-	json_object_set_new(o, "via", jstr(u->via));
-	json_object_set_new(o, "from", jstr(u->from));
-	json_object_set_new(o, "resolved", jstr(u->resolved));
-	json_object_set_new(o, "how", jstr(u->how));
-	json_object_set_new(o, "version", jstr(u->version));
-	json_object_set_new(o, "version_source", jstr(u->version_source));
-	json_object_set_new(o, "wheel", jstr(u->wheel));
-	json_object_set_new(o, "wheel_copy", jstr(u->wheel_copy));
-	json_object_set_new(o, "wheel_version", jstr(u->wheel_version));
+	json_object_set_new(o, "name", report_json_str(u->name));
+	json_object_set_new(o, "via", report_json_str(u->via));
+	json_object_set_new(o, "from", report_json_str(u->from));
+	json_object_set_new(o, "resolved", report_json_str(u->resolved));
+	json_object_set_new(o, "how", report_json_str(u->how));
+	json_object_set_new(o, "version", report_json_str(u->version));
+	json_object_set_new(o, "version_source", report_json_str(u->version_source));
+	json_object_set_new(o, "wheel", report_json_str(u->wheel));
+	json_object_set_new(o, "wheel_copy", report_json_str(u->wheel_copy));
+	json_object_set_new(o, "wheel_version", report_json_str(u->wheel_version));
 	json_object_set_new(o, "optional", json_boolean(u->optional));
 	json_t *others = json_array();
 	for (size_t k = 0; k < u->n_others; k++)
@@ -172,29 +168,29 @@ static json_t *fw_json(const struct py_framework *fw)
 	static const char *const kinds[] = { "torch", "tensorflow", "jax", "onnxruntime", "cupy" };
 	json_t *o = json_object();
 	json_object_set_new(o, "framework", json_string(kinds[fw->kind]));
-	json_object_set_new(o, "package", jstr(fw->name));
-	json_object_set_new(o, "version", jstr(fw->version));
-	json_object_set_new(o, "path", jstr(fw->pkg_dir));
+	json_object_set_new(o, "package", report_json_str(fw->name));
+	json_object_set_new(o, "version", report_json_str(fw->version));
+	json_object_set_new(o, "path", report_json_str(fw->pkg_dir));
 	json_object_set_new(o, "gpu_build", json_boolean(fw->gpu_build && !fw->cpu_only));
 	json_object_set_new(o, "cpu_only", json_boolean(fw->cpu_only));
-	json_object_set_new(o, "rocm", jstr(fw->rocm));
-	json_object_set_new(o, "cuda", jstr(fw->cuda));
-	json_object_set_new(o, "cuda_source", jstr(fw->cuda_source));
-	json_object_set_new(o, "cudnn", jstr(fw->cudnn));
-	json_object_set_new(o, "cudnn_source", jstr(fw->cudnn_source));
+	json_object_set_new(o, "rocm", report_json_str(fw->rocm));
+	json_object_set_new(o, "cuda", report_json_str(fw->cuda));
+	json_object_set_new(o, "cuda_source", report_json_str(fw->cuda_source));
+	json_object_set_new(o, "cudnn", report_json_str(fw->cudnn));
+	json_object_set_new(o, "cudnn_source", report_json_str(fw->cudnn_source));
 	json_t *archs = json_array();
 	for (size_t i = 0; i < fw->n_archs; i++)
 		json_array_append_new(archs, json_string(fw->archs[i]));
 	json_object_set_new(o, "archs", archs);
-	json_object_set_new(o, "archs_source", jstr(fw->archs_source));
+	json_object_set_new(o, "archs_source", report_json_str(fw->archs_source));
 	json_t *reqs = json_array();
 	for (size_t i = 0; i < fw->n_reqs; i++) {
 		const struct py_req *r = &fw->reqs[i];
 		json_t *q = json_object();
-		json_object_set_new(q, "name", jstr(r->name));
-		json_object_set_new(q, "requirement", jstr(r->raw));
-		json_object_set_new(q, "extra", jstr(r->extra));
-		json_object_set_new(q, "installed", jstr(r->installed ? r->installed->version : NULL));
+		json_object_set_new(q, "name", report_json_str(r->name));
+		json_object_set_new(q, "requirement", report_json_str(r->raw));
+		json_object_set_new(q, "extra", report_json_str(r->extra));
+		json_object_set_new(q, "installed", report_json_str(r->installed ? r->installed->version : NULL));
 		json_array_append_new(reqs, q);
 	}
 	json_object_set_new(o, "requires", reqs);
@@ -202,7 +198,7 @@ static json_t *fw_json(const struct py_framework *fw)
 	for (size_t i = 0; i < fw->n_libs; i++)
 		json_array_append_new(libs, lib_json(&fw->libs[i]));
 	json_object_set_new(o, "libraries", libs);
-	json_object_set_new(o, "problem", jstr(fw->problem));
+	json_object_set_new(o, "problem", report_json_str(fw->problem));
 	return o;
 }
 
@@ -213,15 +209,15 @@ json_t *py_report_json(const struct python_inventory *py)
 	for (size_t i = 0; py && i < py->n_envs; i++) {
 		const struct py_env *e = &py->envs[i];
 		json_t *je = json_object();
-		json_object_set_new(je, "prefix", jstr(e->prefix));
-		json_object_set_new(je, "kind", jstr(e->kind));
-		json_object_set_new(je, "origin", jstr(e->origin));
-		json_object_set_new(je, "python", jstr(e->python));
+		json_object_set_new(je, "prefix", report_json_str(e->prefix));
+		json_object_set_new(je, "kind", report_json_str(e->kind));
+		json_object_set_new(je, "origin", report_json_str(e->origin));
+		json_object_set_new(je, "python", report_json_str(e->python));
 		json_object_set_new(je, "active", json_boolean(e->active));
-		json_object_set_new(je, "problem", jstr(e->problem));
+		json_object_set_new(je, "problem", report_json_str(e->problem));
 		json_t *sites = json_array();
 		for (size_t j = 0; j < e->n_site_dirs; j++)
-			json_array_append_new(sites, json_string(e->site_dirs[j]));
+			json_array_append_new(sites, report_json_str(e->site_dirs[j]));
 		json_object_set_new(je, "site_packages", sites);
 		json_t *fws = json_array();
 		for (size_t j = 0; j < e->n_fws; j++)
@@ -233,9 +229,9 @@ json_t *py_report_json(const struct python_inventory *py)
 			if (strncmp(w->name, "nvidia-", 7) != 0)
 				continue;
 			json_t *jw = json_object();
-			json_object_set_new(jw, "name", jstr(w->name));
-			json_object_set_new(jw, "version", jstr(w->version));
-			json_object_set_new(jw, "lib_dir", jstr(w->lib_dir));
+			json_object_set_new(jw, "name", report_json_str(w->name));
+			json_object_set_new(jw, "version", report_json_str(w->version));
+			json_object_set_new(jw, "lib_dir", report_json_str(w->lib_dir));
 			json_array_append_new(wheels, jw);
 		}
 		json_object_set_new(je, "nvidia_wheels", wheels);

@@ -34,7 +34,7 @@ json_t *win_inventory_json(const struct windows_inventory *w)
 								 ? "LOAD_LIBRARY_SEARCH_DEFAULT_DIRS" : "standard"));
 	json_object_set_new(o, "system_root", report_json_str(w->loader.t.system_root));
 	for (size_t i = 0; i < w->loader.n_path_dirs; i++)
-		json_array_append_new(path, json_string(w->loader.path_dirs[i]));
+		json_array_append_new(path, report_json_str(w->loader.path_dirs[i]));
 	json_object_set_new(o, "path", path);
 	json_object_set_new(o, "nvcuda",
 			    report_json_str(w->nvcuda_path ? win_path_from_root(&a, w->nvcuda_path) : NULL));

@@ -105,6 +105,22 @@ jsonout() {
 	validate arch "$CX_OUT/live-arch.json"
 }
 
+# Paths are bytes: a directory name that is not UTF-8 must not make a key vanish (jansson refuses
+# invalid UTF-8, which once dropped "file" and "path" silently); the bad byte is shown as '?'.
+@test "paths that are not UTF-8 keep their keys, with '?' for the bad byte" {
+	local dir="$BATS_TEST_TMPDIR/bad"$'\xff'"dir"
+	mkdir -p "$dir"
+	cp /bin/true "$dir/true"
+	jsonout tree-bytes tree "$dir/true"
+	validate tree "$CX_OUT/tree-bytes.json"
+	run jq -r .file "$CX_OUT/tree-bytes.json"
+	[ "$output" = "$BATS_TEST_TMPDIR/bad?dir/true" ] || { echo "file: $output"; return 1; }
+	LD_LIBRARY_PATH="$dir" jsonout check-bytes check --no-probe
+	validate check "$CX_OUT/check-bytes.json"
+	run jq -r .inventory.env.LD_LIBRARY_PATH "$CX_OUT/check-bytes.json"
+	[ "$output" = "$BATS_TEST_TMPDIR/bad?dir" ] || { echo "LD_LIBRARY_PATH: $output"; return 1; }
+}
+
 # The probe needs a GPU: the TEST DOUBLES of tests/doubles/ simulate one; the real CUDA 13 runtime
 # without a driver is the other case.
 @test "probe: on the doubles (healthy and failing) and on this machine" {

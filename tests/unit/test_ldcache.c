@@ -243,6 +243,40 @@ static void test_damaged(void **state)
 	arena_free(&a);
 }
 
+/* A crafted new-format cache (made here; ldconfig never writes this) whose 200,000 entries all
+ * point at one name and one path of 4,000 characters: the strings are never copied per entry, so
+ * parsing needs about the file's size (copying each would take 1.6 GB). */
+static void test_shared_strings(void **state)
+{
+	(void)state;
+	enum { N = LDCACHE_MAX_ENTRIES, HDR = 48, ENT = 24, LONG = 4000 };
+	const size_t str_at = HDR + (size_t)N * ENT, n = str_at + LONG + 1;
+	uint8_t *b = calloc(1, n);
+	assert_non_null(b);
+	memcpy(b, "glibc-ld.so.cache1.1", 20);
+	for (int i = 0; i < 4; i++)
+		b[20 + i] = (uint8_t)((unsigned)N >> (8 * i)); /* nlibs */
+	b[28] = 2;					       /* little-endian */
+	for (size_t i = 0; i < N; i++) {
+		uint8_t *e = b + HDR + i * ENT;
+		e[0] = 0x03, e[1] = 0x03; /* flags: ELF, x86-64 libc6 */
+		for (int k = 0; k < 4; k++)
+			e[4 + k] = e[8 + k] = (uint8_t)(str_at >> (8 * k)); /* key and value */
+	}
+	memset(b + str_at, 'a', LONG);
+	struct arena a;
+	arena_init(&a);
+	struct ldcache c;
+	const char *err = NULL;
+	assert_true(ldcache_parse(span_make(b, n), &a, &c, &err));
+	assert_int_equal(c.n, N);
+	assert_int_equal(strlen(c.entries[N - 1].path), LONG);
+	free(b); /* the result must not point into the caller's bytes */
+	assert_int_equal(c.entries[0].name[LONG - 1], 'a');
+	assert_true(a.total < 3 * n); /* the file's copy and the entries, not 200,000 copies */
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_three_formats),
 		cmocka_unit_test(test_lookup_rules),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_shared_strings),
 	};
 	return cmocka_run_group_tests(tests, setup_caches, teardown_caches);
 }

@@ -2,6 +2,7 @@
  * imports, delay-load imports, exports, VERSIONINFO), then damaged copies of them. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -250,6 +251,91 @@ static void test_lying_export_count(void **state)
 	free(buf);
 }
 
+static void put16(unsigned char *b, size_t off, uint16_t v)
+{
+	b[off] = (unsigned char)v, b[off + 1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *b, size_t off, uint32_t v)
+{
+	put16(b, off, (uint16_t)v), put16(b, off + 2, (uint16_t)(v >> 16));
+}
+
+/* A crafted PE32+ DLL (made here: no linker writes this) whose 4096 import descriptors all share
+ * one lookup table of 65,535 entries: each descriptor is within its own limit, together they are
+ * 268 M imports from a file under 700 KB. by_name: every entry names one function whose name is
+ * 4,000 characters long (else they are ordinals). Returns the file (calloc'd) and its size. */
+static unsigned char *craft_shared_lookup_table(bool by_name, size_t *size)
+{
+	enum { HDRS = 0x200, VA = 0x1000, N_DESC = PE_MAX_IMPORT_DLLS, N_THUNK = 65535, LONG = 4000 };
+	const size_t desc_bytes = (N_DESC + 1) * 20, name_at = desc_bytes, func_at = name_at + 16;
+	const size_t ilt_at = func_at + 2 + LONG + 6, raw = ilt_at + (N_THUNK + 1) * 8, n = HDRS + raw;
+	unsigned char *b = calloc(1, n);
+	assert_non_null(b);
+	b[0] = 'M', b[1] = 'Z';
+	put32(b, 0x3c, 0x40);
+	memcpy(b + 0x40, "PE\0\0", 4);
+	const size_t coff = 0x44, opt = coff + 20, opt_size = 240, sec = opt + opt_size;
+	put16(b, coff, 0x8664); /* x64 */
+	put16(b, coff + 2, 1);	/* one section */
+	put16(b, coff + 16, opt_size);
+	put16(b, coff + 18, 0x2022); /* executable image, large address aware, DLL */
+	put16(b, opt, 0x20b);	     /* PE32+ */
+	put32(b, opt + 60, HDRS);
+	put32(b, opt + 108, 16); /* data directories */
+	put32(b, opt + 112 + 8, VA);
+	put32(b, opt + 112 + 12, (uint32_t)desc_bytes);
+	put32(b, sec + 8, (uint32_t)raw); /* virtual size */
+	put32(b, sec + 12, VA);
+	put32(b, sec + 16, (uint32_t)raw); /* raw size */
+	put32(b, sec + 20, HDRS);
+	unsigned char *data = b + HDRS;
+	for (size_t i = 0; i < N_DESC; i++) {
+		put32(data, i * 20, (uint32_t)(VA + ilt_at));	    /* lookup table */
+		put32(data, i * 20 + 12, (uint32_t)(VA + name_at)); /* DLL name */
+		put32(data, i * 20 + 16, (uint32_t)(VA + ilt_at));  /* address table */
+	}
+	memcpy(data + name_at, "a.dll", 6);
+	memset(data + func_at + 2, 'f', LONG); /* {u16 hint, name} */
+	for (size_t i = 0; i < N_THUNK; i++)
+		if (by_name) {
+			put32(data, ilt_at + i * 8, (uint32_t)(VA + func_at));
+		} else {
+			put32(data, ilt_at + i * 8, 1);		      /* ordinal 1 ... */
+			put32(data, ilt_at + i * 8 + 4, 0x80000000u); /* ... by ordinal (bit 63) */
+		}
+	*size = n;
+	return b;
+}
+
+/* The reader stops at the limits, quickly and with a problem, instead of allocating gigabytes
+ * (before the limits: 5.9 GB and still running after 90 s for the ordinals). */
+static void test_shared_lookup_table(void **state)
+{
+	(void)state;
+	for (int by_name = 0; by_name <= 1; by_name++) {
+		size_t n;
+		unsigned char *b = craft_shared_lookup_table(by_name, &n);
+		struct arena a;
+		arena_init(&a);
+		struct pe_info pe;
+		const char *err = NULL;
+		assert_true(pe_parse(span_make(b, n), &a, &pe, &err));
+		size_t total = 0;
+		for (size_t i = 0; i < pe.n_imports; i++)
+			total += pe.imports[i].n_funcs;
+		assert_true(total <= PE_MAX_IMPORT_FUNCS_TOTAL);
+		assert_true(total >= 65535); /* the first DLL's table is read whole */
+		assert_non_null(pe.problem);
+		assert_non_null(strstr(pe.problem, "limit"));
+		if (by_name) /* names are kept up to the byte limit, then '?' */
+			assert_int_equal(strlen(pe.imports[0].funcs[0]), 4000);
+		assert_true(a.total < 64u << 20); /* the names alone would be 1 GB */
+		arena_free(&a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	fixtures_status = winfix_build();
@@ -260,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_not_pe),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_lying_export_count),
+		cmocka_unit_test(test_shared_lookup_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
