@@ -438,6 +438,16 @@ static void add_driver_short_names(struct arena *a, struct explain_catalog *cat,
 			taken = strcmp(rows[j].name, shortname) == 0;
 		if (!taken)
 			add_name(a, cat, e, shortname, strlen(shortname));
+		/* bindings that turn the enum into a type name (Rust: Cuda(NoBinaryForGpu)) print it in
+		 * CamelCase: stored as "~" + the words without '_', found only for a CamelCase token */
+		char camel[100];
+		size_t k = 0;
+		camel[k++] = '~';
+		for (const char *c = e->name + 11; *c && k < sizeof camel - 1; c++)
+			if (*c != '_')
+				camel[k++] = (char)tolower((unsigned char)*c);
+		if (strchr(e->name + 11, '_'))
+			add_name(a, cat, e, camel, k);
 	}
 }
 

@@ -21,6 +21,8 @@ struct tok {
 	size_t off, len;
 };
 
+#define NEAR_LINES 4
+
 struct explain_reader {
 	const struct explain_catalog *cat;
 	struct span line, lc;
@@ -29,6 +31,8 @@ struct explain_reader {
 	struct tok toks[MAX_TOKENS];
 	size_t n_toks;
 	unsigned hints;
+	/* the hints of the lines before: a block "CUDA Error:" / "File: ..." / "Error text: ..." */
+	unsigned near_hints[NEAR_LINES];
 	uint64_t pairs[4096 / 64];
 	struct explain_capbuf buf;
 };
@@ -73,6 +77,14 @@ static void tokenize(struct explain_reader *L)
 	}
 }
 
+static unsigned hints_near(const struct explain_reader *L)
+{
+	unsigned h = 0;
+	for (size_t i = 0; i < NEAR_LINES; i++)
+		h |= L->near_hints[i];
+	return h;
+}
+
 static void find_hints(struct explain_reader *L)
 {
 	static const struct {
@@ -90,6 +102,11 @@ static void find_hints(struct explain_reader *L)
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (has_lc(L, words[i].s))
 			L->hints |= words[i].h;
+	/* a Windows path: a drive letter, a colon and a backslash (C:\Users\...) */
+	for (size_t i = 0; i + 2 < L->lc.n && !(L->hints & H_WIN); i++)
+		if (L->lc.p[i + 1] == ':' && L->lc.p[i + 2] == '\\' && islower(L->lc.p[i]) &&
+		    (i == 0 || !isalnum(L->lc.p[i - 1])))
+			L->hints |= H_WIN;
 	/* a driver API call: cu followed by an upper-case letter (cuInit, cuMemAlloc) */
 	for (size_t t = 0; t < L->n_toks && !(L->hints & H_CU); t++) {
 		const uint8_t *p = L->line.p + L->toks[t].off;
@@ -440,6 +457,8 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 			*c = (char)tolower((unsigned char)*c);
 		named = lbuf;
 	}
+	/* a component named by a word on a Windows line, or right after one (a traceback's path): a DLL */
+	bool on_windows = comp && ((L->hints | hints_near(L)) & H_WIN);
 	const char *sym = cap_get(caps, n, "symbol"), *node = cap_get(caps, n, "version");
 	if (sym || node) {
 		const char *s = sym ? sym : node;
@@ -461,6 +480,8 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 	}
 	if (named) {
 		explain_lib_classify(L->cat, named, &f->lib);
+		if (on_windows)
+			f->lib.os = 'w';
 		/* the line's library of that name, repaired ("cudnn ops64_9.dll" -> cudnn_ops64_9.dll) */
 		size_t nl = strlen(f->lib.name);
 		for (size_t k = 0; k < L->out->n && !lib_known(&f->lib); k++) {
@@ -625,6 +646,20 @@ static int name_key_cmp(const void *k, const void *x)
 	return strcmp(k, ((const struct explain_name_def *)x)->lc);
 }
 
+/* NoBinaryForGpu: an upper-case first letter, at least two words, no '_' (a driver API code in
+ * the CamelCase of a language binding). */
+static bool camel_case(const uint8_t *p, size_t n)
+{
+	size_t upper = 0, lower = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '_' || isdigit(p[i]))
+			return false;
+		upper += isupper(p[i]) != 0;
+		lower += islower(p[i]) != 0;
+	}
+	return isupper(p[0]) && upper >= 2 && lower > upper;
+}
+
 /* Names of codes, as word tokens: cudaErrorNoDevice, CUDA_ERROR_NO_DEVICE, CUDNN_STATUS_..., ncclSystemError. */
 static void read_names(struct explain_reader *L)
 {
@@ -640,6 +675,11 @@ static void read_names(struct explain_reader *L)
 		/* cuDNN 8 and 9 share names: prefer the first row of equal names */
 		while (d && d > L->cat->names && strcmp(d[-1].lc, w) == 0)
 			d--;
+		if (!d && k->len + 2 <= sizeof w && (L->hints & (H_CUDA | H_CU)) && camel_case(L->line.p + k->off, k->len)) {
+			memmove(w + 1, w, k->len + 1);
+			w[0] = '~';
+			d = bsearch(w, L->cat->names, L->cat->n_names, sizeof L->cat->names[0], name_key_cmp);
+		}
 		if (d)
 			add_code(L, d->code, "name", (const char *)L->line.p + k->off, k->len);
 	}
@@ -685,7 +725,7 @@ static bool boundary_ok(const struct explain_reader *L, size_t s, size_t n)
 
 static bool text_allowed(const struct explain_reader *L, const struct explain_text_def *d)
 {
-	return !d->needs_api_word || (L->hints & api_hint(d->code->api));
+	return !d->needs_api_word || ((L->hints | hints_near(L)) & api_hint(d->code->api));
 }
 
 /* The texts libraries print for their codes, and other wordings of them. A text several APIs
@@ -958,6 +998,7 @@ struct explain_reader *explain_reader_new(struct arena *a, const struct explain_
 {
 	struct explain_reader *L = arena_alloc(a, sizeof *L);
 	L->cat = cat;
+	memset(L->near_hints, 0, sizeof L->near_hints);
 	return L;
 }
 
@@ -982,4 +1023,6 @@ void explain_line_facts(struct explain_reader *L, struct span line, struct span 
 	refine_forms(L);
 	absorb_forms(L);
 	read_versions(L);
+	memmove(L->near_hints + 1, L->near_hints, sizeof L->near_hints - sizeof L->near_hints[0]);
+	L->near_hints[0] = L->hints;
 }

@@ -23,6 +23,12 @@ static size_t normalise(const uint8_t *raw, size_t n, char *norm, char *lc, size
 	*nontext = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = raw[i];
+		/* typographic quotes (U+2018/2019/201C/201D, UTF-8 E2 80 98..9D) as ASCII ones: text
+		 * pasted from a web page or chat says "don’t", the tables say "don't" */
+		if (c == 0xe2 && i + 2 < n && raw[i + 1] == 0x80 && raw[i + 2] >= 0x98 && raw[i + 2] <= 0x9d) {
+			c = raw[i + 2] <= 0x9b ? '\'' : '"';
+			i += 2;
+		}
 		if (c < 0x20 || c == 0x7f) {
 			if (c != '\t' && c != '\r' && c != 0x1b)
 				(*nontext)++;

@@ -301,6 +301,53 @@ EOF
 	done
 }
 
+# More failure classes, word rules and ranking rules (issue 12 part 2), each in words of this test,
+# with a look-alike that must stay unrecognised. text_cause TEXT -> the first cause's id or "none".
+text_cause() {
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$(printf '%b' "$1")"
+	jq -r '.causes[0].id // "none"' <<<"$output"
+}
+
+@test "failure classes: memory, driver, handles, cuInit, nvcuda, loader success" {
+	[ "$(text_cause "xla: RESOURCE_EXHAUSTED: out of memory allocating 2.5GiB for a buffer")" = gpu-out-of-memory ]
+	[ "$(text_cause "status: Resource exhausted: allocator stats follow")" = gpu-out-of-memory ]
+	[ "$(text_cause "trainer: ran out of memory while allocating a 512 MiB buffer")" = gpu-out-of-memory ]
+	[ "$(text_cause "resource usage: 3 GiB allocated, nothing exhausted")" = none ]
+	[ "$(text_cause "engine: insufficient NVIDIA driver for this build (found 418.1)")" = driver-too-old ]
+	[ "$(text_cause "the NVIDIA driver is sufficient for this build")" = none ]
+	[ "$(text_cause "worker 3: could not create a cuBLAS handle")" = gpu-out-of-memory ]
+	[ "$(text_cause "init of cudnn handle returned error 4")" = gpu-out-of-memory ]
+	[ "$(text_cause "cuBLAS handle created in 3 ms")" = none ]
+	[ "$(text_cause "bindings: cuInit() reported an error (unknown)")" = nvidia-uvm-missing ]
+	[ "$(text_cause "cuInit succeeded on 2 devices")" = none ]
+	[ "$(text_cause "loader: failed to locate nvcuda in the system directories")" = no-driver ]
+	[ "$(text_cause "loaded nvcuda from System32")" = none ]
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" "Successfully loaded shared library libcudnn.so.9"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"harmless-warning"* ]]
+}
+
+@test "word rules: CamelCase codes, typographic quotes, blocks over lines, Windows paths" {
+	# a binding's CamelCase name of a driver API code, only next to a CUDA word
+	[ "$(text_cause "thread main panicked: Err(Cuda(InvalidPtx))")" = ptx-too-new ]
+	[ "$(text_cause "state: NoBinaryForGpu")" = none ]
+	# a typographic apostrophe reads as the ASCII one
+	[ "$(text_cause "fabric manager version 535.1 doesn\xe2\x80\x99t match the driver 535.2")" = fabric-manager-not-running ]
+	# a code's short text counts when a CUDA word is on one of the lines just before
+	[ "$(text_cause "CUDA failure\n  at kernel.cu:10\n  message: invalid device function")" = no-kernel-image ]
+	[ "$(text_cause "message: invalid device function")" = none ]
+	# a component missing after a Windows path is a DLL, after a Linux path a shared library
+	[ "$(text_cause "  File \"D:\\\\tools\\\\fft.py\", line 3\n OSError: cufft library not found")" = dll-not-found ]
+	[ "$(text_cause "  File \"/opt/tools/fft.py\", line 3\n OSError: cufft library not found")" = lib-not-found ]
+}
+
+@test "ranking: a lost GPU before the no-device it causes; NVML blocked under WSL" {
+	[ "$(text_cause "error: no CUDA-capable device is detected\nnvidia-smi: GPU 0: the GPU has fallen off the bus")" = gpu-lost ]
+	[ "$(text_cause "kernel: NVRM: RmInitAdapter failed! (0x25:0x65:1234)")" = gpu-lost ]
+	[ "$(text_cause "/usr/lib/wsl/lib/nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system")" = wsl-libcuda ]
+	[ "$(text_cause "Failed to initialize NVML: GPU access blocked by the operating system")" = container-no-gpu ]
+}
+
 @test "a harmless warning alone: exit 0" {
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" "2022-06-22 W tensorflow/core/common_runtime/gpu/gpu_device.cc] TF-TRT Warning: Could not find TensorRT"
 	[ "$status" -eq 0 ]
