@@ -1,7 +1,7 @@
 # The explain catalogue (data/explain_*.tsv) is embedded into the binary as byte arrays and parsed
 # at start-up (a few hundred rows: microseconds). This file has two modes: included by the top
 # CMakeLists it declares the generator; run with `cmake -P` (EXPLAIN_GEN set) it writes the C file.
-set(_explain_tables causes patterns libclass libforms symbols texts)
+set(_explain_tables causes patterns libclass libforms symbols texts vocab classes)
 if(EXPLAIN_GEN)
   set(out "/* generated from data/explain_*.tsv by cmake/explain.cmake: do not edit */\n#include <stddef.h>\n")
   foreach(t ${_explain_tables})

@@ -47,13 +47,20 @@ struct explain_pattern_def {
 	int weight;           /* relevance in a log (higher first) and strength of its causes */
 	const char *form;     /* failure form ("not-found", "undefined-symbol" ...), NULL for a phrase or hint */
 	bool hint;            /* form column "hint": a fact about the environment, not a message */
+	bool generic;         /* a failure class (data/explain_classes.tsv): yields to a tool's phrase on the line */
 	const char *text;     /* the pattern as written */
 	struct explain_pattern pat;
 	const char *when_key; /* guard: capture key ... */
-	const char *when_glob;/* ... must match this glob; NULL = no guard */
+	const char *when_glob; /* ... must match this glob (or one of several: a|b*); NULL = no guard */
 	const struct explain_cause_def *causes[EXPLAIN_MAX_CAUSES];
 	size_t n_causes;
 	const char *source;
+};
+
+/* A row of data/explain_vocab.tsv: a named group of words ({@name} in a pattern) that one failure
+ * class shares across tools ("no|zero|0", "found|available|detect..."). */
+struct explain_vocab_def {
+	const char *name, *words, *source;
 };
 
 /* A row of data/explain_libclass.tsv: a glob on a library's base name -> class. */
@@ -108,6 +115,8 @@ struct explain_catalog {
 	size_t n_symbols, cap_symbols;
 	struct explain_text_def *texts;
 	size_t n_texts, cap_texts;
+	struct explain_vocab_def *vocab;
+	size_t n_vocab, cap_vocab;
 	struct explain_name_def *names; /* sorted by lc */
 	size_t n_names, cap_names;
 	const char **errors; /* "explain_patterns.tsv:12: unknown cause key 'x'" */
@@ -117,6 +126,7 @@ struct explain_catalog {
 /* The catalogue's files. Any may be empty. */
 struct explain_files {
 	struct span causes, patterns, libclass, libforms, symbols, texts;
+	struct span vocab, classes; /* word groups; failure classes (pattern rows in generic wording) */
 };
 
 /* Parse the TSV files (header row names the columns; '#' lines and blank lines skipped) and add

@@ -9,6 +9,8 @@ EXPLAIN_TABLE(libclass)
 EXPLAIN_TABLE(libforms)
 EXPLAIN_TABLE(symbols)
 EXPLAIN_TABLE(texts)
+EXPLAIN_TABLE(vocab)
+EXPLAIN_TABLE(classes)
 #undef EXPLAIN_TABLE
 
 const struct explain_catalog *explain_catalog_builtin(struct arena *a)
@@ -21,6 +23,8 @@ const struct explain_catalog *explain_catalog_builtin(struct arena *a)
 		span_make(explain_libforms_tsv, explain_libforms_tsv_len),
 		span_make(explain_symbols_tsv, explain_symbols_tsv_len),
 		span_make(explain_texts_tsv, explain_texts_tsv_len),
+		span_make(explain_vocab_tsv, explain_vocab_tsv_len),
+		span_make(explain_classes_tsv, explain_classes_tsv_len),
 	};
 	explain_catalog_parse(a, &f, cat);
 	return cat;

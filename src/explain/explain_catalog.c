@@ -164,6 +164,71 @@ static bool known_form(const char *f)
 	return false;
 }
 
+#define EXPLAIN_VOCAB_WORDS 1024 /* longest word list of a vocabulary row */
+#define EXPLAIN_PATTERN_MAX 4096 /* longest pattern once its {@name} groups are expanded */
+
+static void vocab_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr, const struct tsv_row *r,
+		      const char *file, size_t line_no)
+{
+	const char *name = field(r, col_index(hdr, "name")), *words = field(r, col_index(hdr, "words"));
+	bool ok = *name && *words && strlen(words) <= EXPLAIN_VOCAB_WORDS && !strpbrk(words, "{}") &&
+		  !strpbrk(name, "{}|") && cat->n_vocab < EXPLAIN_MAX_ROWS;
+	if (!ok) {
+		cat_error(a, cat, file, line_no, "row needs name and words (a|b|c, at most 1024 bytes, no braces)");
+		return;
+	}
+	*ARENA_PUSH(a, cat->vocab, cat->n_vocab,
+		    cat->cap_vocab) = (struct explain_vocab_def){ name, words, field(r, col_index(hdr, "source")) };
+}
+
+static const struct explain_vocab_def *vocab_lookup(const struct explain_catalog *cat, const char *name, size_t n)
+{
+	for (size_t i = 0; i < cat->n_vocab; i++)
+		if (strlen(cat->vocab[i].name) == n && strncmp(cat->vocab[i].name, name, n) == 0)
+			return &cat->vocab[i];
+	return NULL;
+}
+
+/* Replace every {@name} of a pattern by the vocabulary's group {w1|w2|...} (a one-word group
+ * gets an empty alternative's '|' only if the row wrote one). Returns NULL with *err set when a
+ * name is unknown or the result would be too long. */
+static const char *expand_vocab(struct arena *a, const struct explain_catalog *cat, const char *text, const char **err)
+{
+	if (!strstr(text, "{@"))
+		return text;
+	char *out = arena_alloc(a, EXPLAIN_PATTERN_MAX + 1);
+	size_t o = 0;
+	for (const char *p = text; *p;) {
+		const char *close = p[0] == '{' && p[1] == '@' ? strchr(p, '}') : NULL;
+		const char *piece = p;
+		size_t plen = 1;
+		const struct explain_vocab_def *v = NULL;
+		if (close) {
+			v = vocab_lookup(cat, p + 2, (size_t)(close - p - 2));
+			if (!v) {
+				*err = arena_printf(a, "unknown vocabulary '%.*s'", (int)(close - p - 2), p + 2);
+				return NULL;
+			}
+			piece = v->words;
+			plen = strlen(v->words);
+		}
+		bool group = v && strchr(v->words, '|');
+		if (o + plen + 2 > EXPLAIN_PATTERN_MAX) {
+			*err = "pattern too long once its vocabulary is expanded";
+			return NULL;
+		}
+		if (group)
+			out[o++] = '{';
+		memcpy(out + o, piece, plen);
+		o += plen;
+		if (group)
+			out[o++] = '}';
+		p = close ? close + 1 : p + 1;
+	}
+	out[o] = 0;
+	return out;
+}
+
 static void pattern_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
 			const struct tsv_row *r, const char *file, size_t line_no)
 {
@@ -182,6 +247,7 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 	}
 	d.weight = (int)wv;
 	d.hint = strcmp(form, "hint") == 0;
+	d.generic = strcmp(file, "explain_classes.tsv") == 0;
 	if (d.hint)
 		form = "";
 	if (*form && !known_form(form)) {
@@ -189,8 +255,13 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		return;
 	}
 	d.form = *form ? form : NULL;
-	const char *err;
-	if (explain_pattern_compile(a, d.text, &d.pat, &err) != 0) {
+	const char *err = NULL;
+	const char *expanded = expand_vocab(a, cat, d.text, &err);
+	if (!expanded) {
+		cat_error(a, cat, file, line_no, err);
+		return;
+	}
+	if (explain_pattern_compile(a, expanded, &d.pat, &err) != 0) {
 		cat_error(a, cat, file, line_no, arena_printf(a, "bad pattern: %s", err));
 		return;
 	}
@@ -446,7 +517,9 @@ void explain_catalog_parse(struct arena *a, const struct explain_files *f, struc
 {
 	memset(cat, 0, sizeof *cat);
 	tsv_walk(a, cat, f->causes, "explain_causes.tsv", cause_row);
+	tsv_walk(a, cat, f->vocab, "explain_vocab.tsv", vocab_row);
 	tsv_walk(a, cat, f->patterns, "explain_patterns.tsv", pattern_row);
+	tsv_walk(a, cat, f->classes, "explain_classes.tsv", pattern_row);
 	tsv_walk(a, cat, f->libclass, "explain_libclass.tsv", libclass_row);
 	tsv_walk(a, cat, f->libforms, "explain_libforms.tsv", libform_row);
 	tsv_walk(a, cat, f->symbols, "explain_symbols.tsv", symbol_row);

@@ -397,6 +397,21 @@ static void phrase_versions(struct explain_reader *L, const struct explain_captu
 				add_version(L, keys[k].what, caps[i].value, keys[k].role);
 		if (strcmp(caps[i].key, "sm") == 0)
 			add_arch(L, caps[i].value);
+		/* an architecture pair of a failure class: what the code was built for (or the least
+		 * it supports) and what the device is, as versions "8.6" of what "arch" */
+		bool arch_built = strcmp(caps[i].key, "arch_built") == 0,
+		     arch_dev = strcmp(caps[i].key, "arch_device") == 0;
+		int maj, min;
+		if (!arch_built && !arch_dev)
+			continue;
+		char v[32];
+		if (kb_parse_sm(caps[i].value, &maj, &min)) {
+			snprintf(v, sizeof v, "%d.%d", maj, min);
+			add_arch(L, caps[i].value);
+		} else { /* "compiled for compute capability 0.0": no architecture, still the lower one */
+			snprintf(v, sizeof v, "%.16s", caps[i].value);
+		}
+		add_version(L, "arch", v, arch_built ? "built" : "device");
 	}
 }
 
@@ -415,6 +430,14 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 	const char *lname = named ? NULL : cap_get(caps, n, "lname");
 	if (lname) {
 		snprintf(lbuf, sizeof lbuf, "lib%s.so", lname);
+		named = lbuf;
+	}
+	/* a component named by a word ("cannot load cuDNN shared library") is libWORD.so, lower-case */
+	const char *comp = named ? NULL : cap_get(caps, n, "component");
+	if (comp) {
+		snprintf(lbuf, sizeof lbuf, "lib%s.so", comp);
+		for (char *c = lbuf; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 		named = lbuf;
 	}
 	const char *sym = cap_get(caps, n, "symbol"), *node = cap_get(caps, n, "version");
@@ -471,21 +494,64 @@ static const char *subject_key(const struct explain_fact *f)
 	return "";
 }
 
+/* Every group of alternatives a pattern requires has one alternative whose byte pairs are all in
+ * the line (the pattern's longest literal is tested the same way): most class rows are rejected so
+ * without running the matcher. */
+static bool alts_may_occur(const struct explain_reader *L, const struct explain_pattern *p)
+{
+	for (size_t i = 0; i < p->n_items; i++) {
+		const struct explain_item *it = &p->items[i];
+		if (it->kind != EI_ALT || it->optional)
+			continue;
+		bool any = false;
+		for (size_t k = 0; k < it->n_alts && !any; k++)
+			any = may_contain(L, it->alts[k], it->alt_lens[k]);
+		if (!any)
+			return false;
+	}
+	return true;
+}
+
+/* A row's guard: the capture matches its glob, or one of its globs separated by '|'. */
+static bool guard_holds(const struct explain_pattern_def *d, const char *v)
+{
+	if (!v)
+		return false;
+	char g[256];
+	for (const char *p = d->when_glob;;) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+		if (n < sizeof g) {
+			memcpy(g, p, n);
+			g[n] = 0;
+			if (explain_glob(g, v))
+				return true;
+		}
+		if (!bar)
+			return false;
+		p = bar + 1;
+	}
+}
+
 static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 {
 	struct explain_capture caps[EXPLAIN_MAX_CAPS];
 	size_t n;
+	bool tool_phrase = false; /* a tool's own sentence knows more than a generic class */
 	for (size_t i = 0; i < L->cat->n_patterns; i++) {
 		const struct explain_pattern_def *d = &L->cat->patterns[i];
+		if (d->generic && !d->form && tool_phrase)
+			continue;
 		if (d->pat.anchor && !may_contain(L, d->pat.anchor, d->pat.anchor_len))
+			continue;
+		if (!alts_may_occur(L, &d->pat))
 			continue;
 		if (!explain_pattern_match(&d->pat, L->line, L->lc, buf, caps, &n))
 			continue;
-		if (d->when_key) {
-			const char *v = cap_get(caps, n, d->when_key);
-			if (!v || !explain_glob(d->when_glob, v))
-				continue;
-		}
+		if (d->when_key && !guard_holds(d, cap_get(caps, n, d->when_key)))
+			continue;
+		if (!d->generic && !d->form && !d->hint)
+			tool_phrase = true;
 		long at = d->pat.anchor ? explain_find_lc(L->lc, 0, d->pat.anchor, d->pat.anchor_len) : 0;
 		struct explain_fact *f = fact_new(L, d->hint ? EXF_HINT : d->form ? EXF_FORM : EXF_PHRASE, d->id, strlen(d->id));
 		if (!f)

@@ -19,6 +19,49 @@ static bool is_gap(enum explain_item_kind k)
 	return k == EI_TEXT || k == EI_ANY;
 }
 
+/* Compile the body of a {a|b|c} group into an EI_ALT item: lower-cased alternatives with blank
+ * runs as one space, sorted longest first so that "devices" is tried before "device". */
+static int compile_alts(struct arena *a, const char *body, size_t len, struct explain_item *it, const char **err)
+{
+	const char **alts = arena_alloc(a, EXPLAIN_MAX_ALTS * sizeof *alts);
+	size_t *lens = arena_alloc(a, EXPLAIN_MAX_ALTS * sizeof *lens);
+	size_t n = 0, start = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && body[i] != '|')
+			continue;
+		if (n == EXPLAIN_MAX_ALTS) {
+			*err = "too many alternatives";
+			return -1;
+		}
+		char *lit = arena_alloc(a, i - start + 1);
+		size_t ll = 0;
+		for (size_t k = start; k < i; k++) {
+			unsigned char c = (unsigned char)body[k];
+			if (isspace(c)) {
+				if (ll == 0 || lit[ll - 1] != ' ')
+					lit[ll++] = ' ';
+			} else {
+				lit[ll++] = (char)tolower(c);
+			}
+		}
+		lit[ll] = 0;
+		size_t at = n++; /* insertion: longest first, equal lengths in the row's order */
+		while (at && lens[at - 1] < ll) {
+			alts[at] = alts[at - 1];
+			lens[at] = lens[at - 1];
+			at--;
+		}
+		alts[at] = lit;
+		lens[at] = ll;
+		start = i + 1;
+	}
+	bool optional = false;
+	for (size_t k = 0; k < n; k++)
+		optional |= lens[k] == 0;
+	*it = (struct explain_item){ EI_ALT, NULL, 0, NULL, alts, lens, n, optional };
+	return 0;
+}
+
 int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
 			    const char **err)
 {
@@ -28,18 +71,19 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 	size_t ll = 0;
 	*err = NULL;
 
-#define FLUSH_LIT()                                                                   \
-	do {                                                                          \
-		if (ll) {                                                             \
-			if (p->n_items == EXPLAIN_MAX_ITEMS) {                        \
-				*err = "too many items";                              \
-				return -1;                                            \
-			}                                                             \
-			lit[ll] = 0;                                                  \
-			p->items[p->n_items++] = (struct explain_item){ EI_LIT,       \
-				arena_strndup(a, lit, ll), ll, NULL };                \
-			ll = 0;                                                       \
-		}                                                                     \
+#define FLUSH_LIT() \
+	do { \
+		if (ll) { \
+			if (p->n_items == EXPLAIN_MAX_ITEMS) { \
+				*err = "too many items"; \
+				return -1; \
+			} \
+			lit[ll] = 0; \
+			p->items[p->n_items++] = (struct explain_item){ \
+				EI_LIT, arena_strndup(a, lit, ll), ll, NULL, NULL, NULL, 0, false \
+			}; \
+			ll = 0; \
+		} \
 	} while (0)
 
 	for (size_t i = 0; i < n;) {
@@ -57,6 +101,29 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 			}
 			size_t len = (size_t)(close - (src + i + 1));
 			const char *body = src + i + 1;
+			if (memchr(body, '|', len)) {
+				FLUSH_LIT();
+				if (p->n_items == EXPLAIN_MAX_ITEMS) {
+					*err = "too many items";
+					return -1;
+				}
+				if (compile_alts(a, body, len, &p->items[p->n_items], err) != 0)
+					return -1;
+				p->n_items++;
+				i += len + 2;
+				continue;
+			}
+			if (len == 3 && memcmp(body, "end", 3) == 0) {
+				FLUSH_LIT();
+				if (p->n_items == EXPLAIN_MAX_ITEMS) {
+					*err = "too many items";
+					return -1;
+				}
+				p->items[p->n_items++] = (struct explain_item){ EI_END, NULL, 0, NULL,
+										NULL,   NULL, 0, false };
+				i += len + 2;
+				continue;
+			}
 			const char *colon = memchr(body, ':', len);
 			size_t tlen = colon ? (size_t)(colon - body) : len;
 			enum explain_item_kind kind = EI_LIT;
@@ -88,7 +155,7 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 				}
 				p->n_caps++;
 			}
-			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key };
+			p->items[p->n_items++] = (struct explain_item){ kind, NULL, 0, key, NULL, NULL, 0, false };
 			i += len + 2;
 			continue;
 		}
@@ -265,6 +332,39 @@ static bool token_class(enum explain_item_kind kind, unsigned char c)
 	}
 }
 
+/* The length of the first alternative of an EI_ALT item that matches at pos, or -1. At the start
+ * of a block (the pattern's start or after a gap) one that begins with a word character must begin
+ * a word; glued to the item before it ("device{s|}") it continues that item's word. */
+static long match_alt(const struct explain_item *it, struct span lc, size_t pos, bool block_start)
+{
+	bool in_word = block_start && pos > 0 && cls_word(lc.p[pos - 1]);
+	for (size_t k = 0; k < it->n_alts; k++) {
+		size_t n = it->alt_lens[k];
+		if (n && in_word && cls_word((unsigned char)it->alts[k][0]))
+			continue;
+		if (lc.n - pos >= n && memcmp(lc.p + pos, it->alts[k], n) == 0)
+			return (long)n;
+	}
+	return -1;
+}
+
+/* The first position at or after s where an alternative of a required group occurs, each
+ * alternative searched for with the fast substring search and its position remembered in next[]
+ * until s passes it: linear in the line per alternative, however many positions are tried. */
+static long next_alt(const struct explain_item *it, struct span lc, size_t s, long *next)
+{
+	long best = -1;
+	for (size_t k = 0; k < it->n_alts; k++) {
+		if (next[k] == -1)
+			continue;
+		if (next[k] < (long)s)
+			next[k] = explain_find_lc(lc, s, it->alts[k], it->alt_lens[k]);
+		if (next[k] >= 0 && (best < 0 || next[k] < best))
+			best = next[k];
+	}
+	return best;
+}
+
 /* Match items [b, e) (no gaps) anchored at pos. Returns the end offset or -1. Captures go to
  * caps[*nc...]; on failure *nc is restored by the caller. */
 static long match_block(const struct explain_pattern *p, size_t from, size_t e, struct span line,
@@ -277,6 +377,21 @@ static long match_block(const struct explain_pattern *p, size_t from, size_t e, 
 			if (line.n - pos < it->lit_len || memcmp(lc.p + pos, it->lit, it->lit_len) != 0)
 				return -1;
 			pos += it->lit_len;
+			continue;
+		}
+		if (it->kind == EI_END) {
+			size_t q = pos;
+			while (q < lc.n && lc.p[q] == ' ')
+				q++;
+			if (q < lc.n && cls_word(lc.p[q]))
+				return -1;
+			continue;
+		}
+		if (it->kind == EI_ALT) {
+			long k = match_alt(it, lc, pos, i == from);
+			if (k < 0)
+				return -1;
+			pos += (size_t)k;
 			continue;
 		}
 		const char *val;
@@ -326,9 +441,17 @@ bool explain_pattern_match(const struct explain_pattern *p, struct span line, st
 			(*n_caps)++; /* reserve: filled once the block's start is known */
 		long end = -1;
 		size_t s = cursor;
+		long next[EXPLAIN_MAX_ALTS]; /* where each alternative occurs next (-2: not looked yet) */
+		for (size_t k = 0; k < EXPLAIN_MAX_ALTS; k++)
+			next[k] = -2;
 		while (s <= line.n) {
 			if (first->kind == EI_LIT) {
 				long f = explain_find_lc(lc, s, first->lit, first->lit_len);
+				if (f < 0)
+					break;
+				s = (size_t)f;
+			} else if (first->kind == EI_ALT && !first->optional) {
+				long f = next_alt(first, lc, s, next);
 				if (f < 0)
 					break;
 				s = (size_t)f;

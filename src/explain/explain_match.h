@@ -13,8 +13,17 @@
  *   {text}      any text up to the next literal (or to the end of the line), captured
  *   {*}         any text up to the next literal, not captured
  *   {type:key}  the same, stored under "key" instead of the type name
+ *   {a|b c|}    one of the literal alternatives (here "a", "b c" or nothing), tried longest first;
+ *               at the start of the pattern or after a gap, an alternative that begins with a
+ *               letter or digit starts at a word boundary ("{no|zero} gpu" does not match
+ *               "unknown gpu"); glued to the item before it, it continues that item
+ *               ("device{s|}"); its end is free ("{detect|find}" matches "detected"). The catalogue
+ *               expands {@name} into such a group from data/explain_vocab.tsv before compiling.
+ *   {end}       the end of a phrase: the end of the line or punctuation, blanks before it
+ *               skipped ("built with cuda{end}" matches "built with CUDA." but not "built with
+ *               CUDA kernels"); matches nothing itself
  *   {{          a literal '{'
- * Typed captures are greedy and never backtrack; {text} and {*} are lazy. The pattern is
+ * Typed captures and alternatives are greedy and never backtrack; {text} and {*} are lazy. The pattern is
  * unanchored: it may start anywhere in the line.
  *
  * Cost: each block of anchored items (between gaps) is tried at every start position, and a typed
@@ -32,6 +41,7 @@
 #define EXPLAIN_CAP_MAX 512 /* longest typed capture or stored gap text */
 #define EXPLAIN_MAX_CAPS 8  /* captures per pattern */
 #define EXPLAIN_MAX_ITEMS 32
+#define EXPLAIN_MAX_ALTS 32 /* alternatives in one {a|b} group */
 
 enum explain_item_kind {
 	EI_LIT,
@@ -42,6 +52,8 @@ enum explain_item_kind {
 	EI_SM,
 	EI_WORD,
 	EI_NAME,
+	EI_ALT,  /* one of several literals */
+	EI_END,  /* zero-width: end of line or punctuation */
 	EI_TEXT, /* gap, captured */
 	EI_ANY,  /* gap, not captured */
 };
@@ -51,6 +63,10 @@ struct explain_item {
 	const char *lit; /* EI_LIT: lower-cased literal (NUL-terminated) */
 	size_t lit_len;
 	const char *key; /* capture name */
+	const char *const *alts; /* EI_ALT: lower-cased alternatives, longest first */
+	const size_t *alt_lens;
+	size_t n_alts;
+	bool optional; /* EI_ALT: one alternative is empty */
 };
 
 struct explain_pattern {

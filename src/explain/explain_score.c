@@ -252,6 +252,18 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 			if (strcmp(t->v[i].cause->key, "cudnn-mixed") == 0)
 				t->v[i].score *= 0.5;
 	}
+	/* an architecture pair (built for / least supported vs the device's): a device older than the
+	 * code's architecture is a GPU the build (or its toolkit) no longer supports; a newer one lacks
+	 * code for its architecture */
+	const struct explain_fact *ab = version_of(m, "arch", "built"), *ad = version_of(m, "arch", "device");
+	struct version vb, vd;
+	if (ab && ad && version_parse(ab->value, &vb) && version_parse(ad->value, &vd) &&
+	    version_cmp_parts(&vd, &vb, 2) != 0) {
+		bool older = version_cmp_parts(&vd, &vb, 2) < 0;
+		boost_part(t, older ? "gpu-too-old" : "no-kernel-image", 4,
+			   arena_printf(a, "the device is compute capability %s, the code is for %s", ad->value,
+					ab->value));
+	}
 	/* a GPU the current toolkits no longer build for */
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];

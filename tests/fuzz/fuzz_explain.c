@@ -1,4 +1,4 @@
-/* Fuzz the explain catalogue reader: the input split at 0xff bytes into the six TSV files (a
+/* Fuzz the explain catalogue reader: the input split at 0xff bytes into the eight TSV files (a
  * pattern that compiles is then matched: the input is scanned with the catalogue it made).
  * fuzz_explain_facts.c fuzzes the fact readers with the built-in catalogue. */
 #include <stddef.h>
@@ -13,15 +13,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct arena a;
 	arena_init(&a);
-	/* split at 0xff bytes into the catalogue's six files (missing ones are empty) */
-	struct span parts[6] = { { 0 } };
+	/* split at 0xff bytes into the catalogue's eight files (missing ones are empty) */
+	struct span parts[8] = { { 0 } };
 	size_t start = 0, k = 0;
-	for (size_t i = 0; i <= size && k < 6; i++)
+	for (size_t i = 0; i <= size && k < 8; i++)
 		if (i == size || data[i] == 0xff) {
 			parts[k++] = span_make(data + start, i - start);
 			start = i + 1;
 		}
-	struct explain_files f = { parts[0], parts[1], parts[2], parts[3], parts[4], parts[5] };
+	struct explain_files f = { parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6], parts[7] };
 	struct explain_catalog cat;
 	explain_catalog_parse(&a, &f, &cat);
 	if (cat.n_patterns || cat.n_libforms) {

@@ -281,6 +281,26 @@ EOF
 	jq -e '.recognised == false and (.causes | length) == 0 and (.findings | type) == "array"' <<<"$output"
 }
 
+# Failure classes (data/explain_classes.tsv): generic wording no table row was written for, in
+# words of this test; on an empty tree nothing confirms, so the class's first cause leads.
+@test "failure classes: generic wordings of one failure, and harmless look-alikes" {
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "render: zero usable NVIDIA adapters were detected"
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-device ]
+	jq -e '.facts | map(select(.kind == "phrase" and .pattern == "class-no-device")) | length == 1' <<<"$output"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "kernels were compiled for compute capability 8.0 but the device has compute capability 9.0"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-kernel-image ]
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "kernels were compiled for compute capability 8.0 but the device has compute capability 7.0"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-unsupported-by-toolkit ]
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "worker: could not open the cuDNN shared library"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	jq -e '.facts | map(select(.kind == "form" and .library == "libcudnn.so")) | length == 1' <<<"$output"
+	for ok in "Found 2 usable NVIDIA devices" "nouveau is not loaded" "built with CUDA 12.4 support"; do
+		run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$ok"
+		jq -e '.recognised == false' <<<"$output"
+	done
+}
+
 @test "a harmless warning alone: exit 0" {
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" "2022-06-22 W tensorflow/core/common_runtime/gpu/gpu_device.cc] TF-TRT Warning: Could not find TensorRT"
 	[ "$status" -eq 0 ]

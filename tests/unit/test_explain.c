@@ -148,12 +148,29 @@ static void test_catalog_errors(void **state)
 	const char *texts = "api\tcode\ttext\tsource\n"
 			    "cudart\t35\tthe driver is old\ts\n"
 			    "cudart\t123456\tno such code\ts\n";
-	struct explain_files f = { sp(causes), sp(pats), sp("glob\tclass\n*.dll\tdll\n"), sp(forms),
-				   sp("prefix\tcomponent\ncu\tlibcuda\n"), sp(texts) };
+	const char *vocab = "name\twords\tsource\n"
+			    "gpu\tcuda|gpu\ts\n"
+			    "empty\t\ts\n"
+			    "braces\ta{b}|c\ts\n";
+	const char *classes = "id\tweight\tform\tpattern\twhen\tcauses\tsource\n"
+			      "k1\t10\t\tno {@gpu} found\t\tc1\ts\n"
+			      "k2\t10\t\tno {@nope} found\t\tc1\ts\n";
+	struct explain_files f = { sp(causes),
+				   sp(pats),
+				   sp("glob\tclass\n*.dll\tdll\n"),
+				   sp(forms),
+				   sp("prefix\tcomponent\ncu\tlibcuda\n"),
+				   sp(texts),
+				   sp(vocab),
+				   sp(classes) };
 	struct explain_catalog cat;
 	explain_catalog_parse(&A, &f, &cat);
 	assert_int_equal(cat.n_causes, 1);
-	assert_int_equal(cat.n_patterns, 3); /* p1, p6 (its known cause), p7 (a form needs none) */
+	assert_int_equal(cat.n_patterns, 4); /* p1, p6 (its known cause), p7 (a form needs none), k1 */
+	assert_false(cat.patterns[0].generic);
+	assert_true(cat.patterns[3].generic); /* a failure class: its {@gpu} expanded */
+	assert_int_equal(cat.patterns[3].pat.items[1].kind, EI_ALT);
+	assert_int_equal(cat.n_vocab, 1);
 	assert_string_equal(cat.patterns[1].when_key, "lib");
 	assert_int_equal(cat.patterns[1].n_causes, 1);
 	assert_string_equal(cat.patterns[2].form, "not-found");
@@ -164,10 +181,11 @@ static void test_catalog_errors(void **state)
 	assert_int_equal(cat.n_symbols, 1);
 	/* dup, no key, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
 	 * bad guard, bad form; libforms: bad major, bad os, unknown cause, a row left without causes;
-	 * texts: unknown code */
+	 * texts: unknown code; vocabulary: a row without words, one with braces; classes: an unknown
+	 * word group */
 	for (size_t i = 0; i < cat.n_errors; i++)
 		assert_non_null(strstr(cat.errors[i], ".tsv:"));
-	assert_int_equal(cat.n_errors, 14);
+	assert_int_equal(cat.n_errors, 17);
 	/* the knowledge base's codes are in every catalogue: names and printed texts */
 	assert_true(cat.n_names > 300);
 	bool found = false;
@@ -561,6 +579,191 @@ static void test_held_out_messages(void **state)
 	assert_true(top * 10 >= n * 9);
 }
 
+/* ---- failure classes (data/explain_classes.tsv, word groups of data/explain_vocab.tsv): the
+ * matcher's groups of alternatives, and each class on wordings written for this test (paraphrases
+ * in the style of many tools, not copied from any report), with harmless lines that must not be
+ * read as that failure ---------------------------------------------------------------------- */
+
+/* Groups of alternatives and {end}: pattern, text, whether it matches. */
+static const struct {
+	const char *pattern, *text;
+	bool match;
+} alternation[] = {
+	/* longest alternative first: "devices" is not read as "device" + "s found" */
+	{ "no {device|devices} found", "no devices found", true },
+	/* an optional group */
+	{ "no {cuda |}device", "no device", true },
+	{ "no {cuda |}device", "No CUDA device", true },
+	/* at a block start an alternative begins a word: "unknown gpu" is not "no gpu" */
+	{ "{no|zero} gpu", "unknown gpu", false },
+	{ "{no|zero} gpu", "zero gpu", true },
+	{ "x{*}{no|zero} gpu", "x, no gpu", true },
+	{ "x{*}{no|zero} gpu", "x, unknown gpu", false },
+	/* glued to a word it continues it; the end of an alternative is free */
+	{ "device{s|(s)|} {detect|find}", "device(s) detected", true },
+	{ "support{s|} cuda", "supports CUDA", true },
+	/* {end}: the end of the line or punctuation, not another word */
+	{ "built without cuda{end}", "built without CUDA", true },
+	{ "built without cuda{end}", "built without CUDA; CPU only", true },
+	{ "built without cuda{end}", "built without CUDA kernels", false },
+};
+
+static void test_alternation(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof alternation / sizeof alternation[0]; i++) {
+		bool got = m(alternation[i].pattern, alternation[i].text) != NULL;
+		if (got != alternation[i].match)
+			print_message("'%s' on '%s': %d\n", alternation[i].pattern, alternation[i].text, got);
+		assert_int_equal(got, alternation[i].match);
+	}
+	/* bounds */
+	struct explain_pattern p;
+	const char *err;
+	char many[256] = "{";
+	for (int i = 0; i < 40; i++)
+		strcat(many, "a|");
+	strcat(many, "}");
+	assert_int_equal(explain_pattern_compile(&A, many, &p, &err), -1);
+	assert_string_equal(err, "too many alternatives");
+}
+
+/* The first cause's finding of the first message of a text. */
+static const char *first_finding(const char *text)
+{
+	const struct explain_message *msg = first_message(text);
+	return msg && msg->n_cands ? msg->cands[0].cause->finding : "not recognised";
+}
+
+static const struct {
+	const char *text, *finding;
+} classes[] = {
+	{ "warning: no usable CUDA devices were found, using the CPU", "no-device" },
+	{ "sampler: detected 0 CUDA devices on this node", "no-device" },
+	{ "[init] device count = 0", "no-device" },
+	{ "There is no available device that supports CUDA", "no-device" },
+	{ "gpu backend: no adapters were detected inside WSL", "wsl-libcuda" },
+	{ "kernels in this binary target compute capability 7.0 but the GPU is compute capability 9.0",
+	  "no-kernel-image" },
+	{ "this plugin requires compute capability >= 7.5; the device has compute capability 6.1",
+	  "gpu-unsupported-by-toolkit" },
+	{ "current GPU: sm_61, minimum supported architecture sm_70", "gpu-unsupported-by-toolkit" },
+	{ "fatal: GPU architecture mismatch detected", "no-kernel-image" },
+	{ "invalid value for gpu architecture: 'sm_121'", "gpu-unsupported-by-toolkit" },
+	{ "encoder: the installed NVIDIA driver is too old for this feature", "driver-too-old" },
+	{ "this release needs a GPU driver version 550 or newer", "driver-too-old" },
+	{ "The graphics driver does not support the requested API version", "driver-too-old" },
+	{ "renderer: outdated NVIDIA driver", "driver-too-old" },
+	{ "model loader: outdated cuDNN (8.2) found, version 8.9 required", "framework-cudnn-mismatch" },
+	{ "warning: cuDNN version mismatch between build and runtime", "framework-cudnn-mismatch" },
+	{ "plugin: could not open the cublas shared library", "lib-not-found" },
+	{ "ERROR: nccl library could not be loaded", "lib-not-found" },
+	{ "decoder: unable to load the NVIDIA driver library", "no-driver" },
+	{ "nvidia-container-runtime-hook failed: exit status 1", "container-toolkit-missing" },
+	{ "podman: error: unresolvable CDI devices nvidia.com/gpu=0", "container-toolkit-missing" },
+	{ "FATAL: Module nvidia_uvm could not be loaded", "nvidia-uvm-missing" },
+	{ "insmod: ERROR: could not insert module nvidia.ko: Key was rejected by service", "no-driver" },
+	{ "dmesg: NVRM: the kernel module version does not match the client library version",
+	  "driver-userspace-mismatch" },
+	{ "nv-fabricmanager service failed to start", "fabric-manager-not-running" },
+	{ "error: GPU out of memory while allocating 2 GiB", "gpu-out-of-memory" },
+	{ "ERROR: the CUDA device is busy (exclusive process mode)", "gpu-busy" },
+	{ "ptxas application ptx input, line 5; fatal   : Unsupported .version 9.0; current version is '8.7'",
+	  "ptx-too-new" },
+	{ "module loader: unsupported PTX version 8.8", "ptx-too-new" },
+	{ "library was built without CUDA support", "framework-cpu-build" },
+	{ "PyTorch 2.4.1+cpu is installed", "torch-cpu-build" },
+	{ "kernels will be JIT-compiled from PTX at startup, this can take a while", "ptx-jit-only" },
+	{ "open /dev/nvidia0: permission denied", "device-node-permission" },
+	{ "cmake: could not find the CUDA toolkit", "cuda-toolkit-not-found" },
+	{ "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.", "container-toolkit-missing" },
+	{ "Unable to determine the device handle for GPU 0000:01:00.0: Unknown Error", "gpu-lost" },
+	{ "nvidia-smi: No NVIDIA driver found", "no-driver" },
+	{ "kernel launch: CUDA error 'named symbol not found' in module.cu", "no-kernel-image" },
+	{ "module.lua: libbar (v3) not found in library search path", "lib-not-found" },
+	{ "WARNING: CUDA is not available, running on CPU", "framework-cpu-build" },
+	{ "error: failed to compile PTX for the kernel", "ptx-too-new" },
+};
+
+/* A harmless line must not be read as the failure next to it. */
+static const struct {
+	const char *text, *not_finding;
+} harmless[] = {
+	{ "Found 4 CUDA devices", "no-device" },
+	{ "number of devices: 01", "no-device" },
+	{ "no errors found during the device scan", "no-device" },
+	{ "architecture: x86_64", "no-kernel-image" },
+	{ "driver loaded, version 550.54 is up to date", "driver-too-old" },
+	{ "cuDNN version 9.1.0 loaded", "framework-cudnn-mismatch" },
+	{ "loaded the cublas shared library from /usr/lib", "lib-not-found" },
+	{ "nvidia-container-cli: info: loaded 12 libraries", "container-toolkit-missing" },
+	{ "nouveau is not loaded", "no-driver" },
+	{ "Secure Boot is disabled on this machine", "no-driver" },
+	{ "memory usage: 2 GiB of GPU memory in use", "gpu-out-of-memory" },
+	{ "the GPU is idle", "gpu-busy" },
+	{ "PTX version 8.5 is supported", "ptx-too-new" },
+	{ "built with CUDA 12.4 support", "framework-cpu-build" },
+	{ "not built with CUDA kernels for sm_50, using PTX", "framework-cpu-build" },
+	{ "zoom level set", "gpu-out-of-memory" },
+	{ "ERROR: the archive could not be opened", "lib-not-found" },
+	{ "CUDA is available: True", "framework-cpu-build" },
+	{ "ptx compiled OK", "ptx-too-new" },
+	{ "found in library path: libfoo.so", "lib-not-found" },
+};
+
+static void test_classes(void **state)
+{
+	(void)state;
+	size_t n = sizeof classes / sizeof classes[0], ok = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *got = first_finding(classes[i].text);
+		bool good = strcmp(got, classes[i].finding) == 0;
+		if (!good)
+			print_message("class: '%s' -> %s, expected %s\n", classes[i].text, got, classes[i].finding);
+		ok += good;
+	}
+	print_message("failure classes: %zu/%zu with the right cause first\n", ok, n);
+	assert_int_equal(ok, n);
+}
+
+static void test_harmless(void **state)
+{
+	(void)state;
+	size_t n = sizeof harmless / sizeof harmless[0], bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *got = first_finding(harmless[i].text);
+		if (strcmp(got, harmless[i].not_finding) == 0) {
+			print_message("harmless: '%s' -> %s\n", harmless[i].text, got);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* An architecture pair decides by which side is older. */
+static void test_arch_direction(void **state)
+{
+	(void)state;
+	assert_string_equal(
+		first_finding("code built for compute capability 8.0, but this device has compute capability 8.9"),
+		"no-kernel-image");
+	assert_string_equal(
+		first_finding("code built for compute capability 8.0, but this device has compute capability 6.0"),
+		"gpu-unsupported-by-toolkit");
+	assert_string_equal(first_finding("device compute capability 5.2 is below the required compute capability 6.0"),
+			    "gpu-unsupported-by-toolkit");
+}
+
+/* A tool's own sentence knows more than a class: the container CLI's NVML reason decides. */
+static void test_tool_phrase_first(void **state)
+{
+	(void)state;
+	assert_string_equal(
+		first_finding(
+			"nvidia-container-cli: initialization error: nvml error: driver/library version mismatch"),
+		"driver-userspace-mismatch");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +779,11 @@ int main(void)
 		cmocka_unit_test(test_new_forms),
 		cmocka_unit_test(test_general_facts),
 		cmocka_unit_test(test_held_out_messages),
+		cmocka_unit_test(test_alternation),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_harmless),
+		cmocka_unit_test(test_arch_direction),
+		cmocka_unit_test(test_tool_phrase_first),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
