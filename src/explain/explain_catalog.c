@@ -426,17 +426,25 @@ static void add_text_tails(struct arena *a, struct explain_catalog *cat, const s
 /* Programs that wrap the driver API print its names without the CUDA_ prefix (CUDA.jl:
  * "ERROR_NOT_INITIALIZED", "ERROR_JIT_COMPILER_NOT_FOUND"): each CUDA_ERROR_* also answers to its
  * short name unless another code already owns that name (Windows' ERROR_FILE_NOT_FOUND). */
+static int str_ptr_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 static void add_driver_short_names(struct arena *a, struct explain_catalog *cat, const struct kb_error *rows, size_t n)
 {
+	/* the table's names sorted once, so that each short name is one search (the catalogue is
+	 * parsed on every run of explain) */
+	const char **names = arena_calloc(a, n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < n; i++)
+		names[i] = rows[i].name;
+	qsort(names, n, sizeof *names, str_ptr_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct kb_error *e = &rows[i];
 		if (e->code == 0 || strcmp(e->api, "cu") != 0 || strncmp(e->name, "CUDA_ERROR_", 11) != 0)
 			continue;
 		const char *shortname = e->name + 5;
-		bool taken = false;
-		for (size_t j = 0; j < n && !taken; j++)
-			taken = strcmp(rows[j].name, shortname) == 0;
-		if (!taken)
+		if (!bsearch(&shortname, names, n, sizeof *names, str_ptr_cmp))
 			add_name(a, cat, e, shortname, strlen(shortname));
 		/* bindings that turn the enum into a type name (Rust: Cuda(NoBinaryForGpu)) print it in
 		 * CamelCase: stored as "~" + the words without '_', found only for a CamelCase token */
