@@ -18,8 +18,10 @@ tree=$out/cudx-$version
 # `dpkg-buildpackage -nc`): make rebuilds only what changed, as in a developer's tree.
 mkdir -p "$tree"
 find "$tree" -mindepth 1 -maxdepth 1 ! -name 'obj-*' -exec rm -rf {} +
-# the files git knows (tracked, or new and not ignored): no build directory, no editor debris
-(cd "$src" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - --no-recursion) |
+# the files git knows (tracked, or new and not ignored): no build directory, no editor debris. The
+# list goes to one tar on stdin: through xargs, a long list (the fuzz corpora) became several
+# archives in a row, and the reading tar stops at the end of the first.
+(cd "$src" && git ls-files -z --cached --others --exclude-standard | tar --null --no-recursion -T - -cf -) |
 	tar -xf - -C "$tree"
 cd "$tree"
 DEB_BUILD_OPTIONS="nocheck parallel=${JOBS:-$(nproc)}" dpkg-buildpackage -b -nc -us -uc >"$out/build.log" 2>&1 || {
