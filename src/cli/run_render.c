@@ -211,7 +211,6 @@ static json_t *jstrn(const char *s, size_t n)
 	return j ? j : json_null();
 }
 
-
 static json_t *stream_json(const struct runproc_stream *s)
 {
 	json_t *o = json_object();
