@@ -493,24 +493,38 @@ void explain_kb_part_build(struct arena *a, struct explain_kb_part *kb)
 		qsort(kb->names, kb->n_names, sizeof kb->names[0], name_cmp);
 }
 
-/* Texts several APIs share ("unknown error"): the reader looks for the first and picks among the
- * chain. Quadratic in the rows, once per catalogue (a few hundred). */
-static void link_texts(struct explain_catalog *cat)
+/* Texts several APIs share ("unknown error"): the reader looks for the first row of a text and
+ * picks among the chain of the others, in table order. Sorted by text, then row: a run of equal
+ * texts is one chain (pairwise comparison was quadratic in the ~1,000 rows, and the catalogue is
+ * parsed on every run). */
+struct text_order {
+	const char *lc;
+	size_t len, row;
+};
+
+static int text_order_cmp(const void *x, const void *y)
 {
-	for (size_t i = 0; i < cat->n_texts; i++) {
-		struct explain_text_def *d = &cat->texts[i];
-		if (!d->first)
-			continue;
-		struct explain_text_def *last = d;
-		for (size_t j = i + 1; j < cat->n_texts; j++) {
-			struct explain_text_def *e = &cat->texts[j];
-			if (e->first && e->len == d->len && memcmp(e->lc, d->lc, d->len) == 0) {
-				e->first = false;
-				last->next_same = (long)j;
-				last = e;
-			}
+	const struct text_order *a = x, *b = y;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	int c = memcmp(a->lc, b->lc, a->len);
+	return c ? c : (a->row < b->row ? -1 : a->row > b->row);
+}
+
+static void link_texts(struct arena *a, struct explain_catalog *cat)
+{
+	size_t n = cat->n_texts;
+	if (n < 2)
+		return;
+	struct text_order *o = arena_calloc(a, n, sizeof *o);
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct text_order){ cat->texts[i].lc, cat->texts[i].len, i };
+	qsort(o, n, sizeof *o, text_order_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (o[i].len == o[i - 1].len && memcmp(o[i].lc, o[i - 1].lc, o[i].len) == 0) {
+			cat->texts[o[i].row].first = false;
+			cat->texts[o[i - 1].row].next_same = (long)o[i].row;
 		}
-	}
 }
 
 const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat, const char *key)
@@ -556,7 +570,7 @@ void explain_catalog_parse_with(struct arena *a, const struct explain_files *f, 
 	cat->n_names = cat->cap_names = kb->n_names;
 	for (size_t i = 0; i < kb->n_texts && cat->n_texts < EXPLAIN_MAX_ROWS; i++)
 		*ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts) = kb->texts[i];
-	link_texts(cat);
+	link_texts(a, cat);
 }
 
 void explain_catalog_parse(struct arena *a, const struct explain_files *f, struct explain_catalog *cat)
