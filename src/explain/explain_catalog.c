@@ -465,6 +465,75 @@ static void add_driver_short_names(struct arena *a, struct explain_kb_part *kb, 
 	}
 }
 
+/* Texts several APIs share ("unknown error"): the reader looks for the first row of a text and
+ * picks among the chain of the others, in table order. Rows sorted by text, then row: a run of
+ * equal texts is one chain (pairwise comparison was quadratic in the ~1,000 rows, and the
+ * catalogue is parsed on every run). The knowledge base's rows are linked once, when its part is
+ * built; a parse links the files' rows and joins each of their chains to the kb's chain of the
+ * same text. */
+static int text_key_cmp(const void *x, const void *y)
+{
+	const struct explain_text_key *a = x, *b = y;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	int c = memcmp(a->lc, b->lc, a->len);
+	return c ? c : (a->row < b->row ? -1 : a->row > b->row);
+}
+
+/* Links rows t[0..n) among themselves; returns the first row of each text, sorted by text. */
+static struct explain_text_key *link_rows(struct arena *a, struct explain_text_def *t, size_t n, size_t *n_heads)
+{
+	struct explain_text_key *o = arena_calloc(a, n ? n : 1, sizeof *o);
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct explain_text_key){ t[i].lc, t[i].len, i };
+	qsort(o, n, sizeof *o, text_key_cmp);
+	size_t h = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i && o[i].len == o[i - 1].len && memcmp(o[i].lc, o[i - 1].lc, o[i].len) == 0) {
+			t[o[i].row].first = false;
+			t[o[i - 1].row].next_same = (long)o[i].row;
+		} else {
+			o[h++] = o[i];
+		}
+	*n_heads = h;
+	return o;
+}
+
+static int text_head_cmp(const void *key, const void *elem)
+{
+	const struct explain_text_key *a = key, *b = elem;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->lc, b->lc, a->len);
+}
+
+/* The catalogue's texts: the files' rows (already in cat), then the kb's, linked. */
+static void add_kb_texts(struct arena *a, struct explain_catalog *cat, const struct explain_kb_part *kb)
+{
+	size_t n_file = cat->n_texts, n_heads;
+	const struct explain_text_key *heads = link_rows(a, cat->texts, n_file, &n_heads);
+	for (size_t i = 0; i < kb->n_texts && cat->n_texts < EXPLAIN_MAX_ROWS; i++) {
+		struct explain_text_def *d = ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts);
+		*d = kb->texts[i];
+		if (d->next_same >= 0)
+			d->next_same += (long)n_file;
+	}
+	/* a chain cut by the row limit ends at the limit */
+	for (size_t i = n_file; i < cat->n_texts; i++)
+		if (cat->texts[i].next_same >= (long)cat->n_texts)
+			cat->texts[i].next_same = -1;
+	for (size_t h = 0; h < n_heads; h++) {
+		const struct explain_text_key *k = bsearch(&heads[h], kb->heads, kb->n_heads, sizeof *kb->heads, text_head_cmp);
+		if (!k || n_file + k->row >= cat->n_texts)
+			continue;
+		size_t last = heads[h].row;
+		while (cat->texts[last].next_same >= 0)
+			last = (size_t)cat->texts[last].next_same;
+		cat->texts[last].next_same = (long)(n_file + k->row);
+		cat->texts[n_file + k->row].first = false;
+	}
+}
+
 /* The error codes of the knowledge base: names and aliases for lookup by token, the texts the
  * libraries print (verbatim rows) for lookup in the line. Success codes are no error. */
 void explain_kb_part_build(struct arena *a, struct explain_kb_part *kb)
@@ -491,40 +560,7 @@ void explain_kb_part_build(struct arena *a, struct explain_kb_part *kb)
 	add_driver_short_names(a, kb, rows, n);
 	if (kb->n_names > 1)
 		qsort(kb->names, kb->n_names, sizeof kb->names[0], name_cmp);
-}
-
-/* Texts several APIs share ("unknown error"): the reader looks for the first row of a text and
- * picks among the chain of the others, in table order. Sorted by text, then row: a run of equal
- * texts is one chain (pairwise comparison was quadratic in the ~1,000 rows, and the catalogue is
- * parsed on every run). */
-struct text_order {
-	const char *lc;
-	size_t len, row;
-};
-
-static int text_order_cmp(const void *x, const void *y)
-{
-	const struct text_order *a = x, *b = y;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	int c = memcmp(a->lc, b->lc, a->len);
-	return c ? c : (a->row < b->row ? -1 : a->row > b->row);
-}
-
-static void link_texts(struct arena *a, struct explain_catalog *cat)
-{
-	size_t n = cat->n_texts;
-	if (n < 2)
-		return;
-	struct text_order *o = arena_calloc(a, n, sizeof *o);
-	for (size_t i = 0; i < n; i++)
-		o[i] = (struct text_order){ cat->texts[i].lc, cat->texts[i].len, i };
-	qsort(o, n, sizeof *o, text_order_cmp);
-	for (size_t i = 1; i < n; i++)
-		if (o[i].len == o[i - 1].len && memcmp(o[i].lc, o[i - 1].lc, o[i].len) == 0) {
-			cat->texts[o[i].row].first = false;
-			cat->texts[o[i - 1].row].next_same = (long)o[i].row;
-		}
+	kb->heads = link_rows(a, kb->texts, kb->n_texts, &kb->n_heads);
 }
 
 const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat, const char *key)
@@ -568,9 +604,7 @@ void explain_catalog_parse_with(struct arena *a, const struct explain_files *f, 
 	 * rows, so that a text both print is found as the file's row first */
 	cat->names = kb->names;
 	cat->n_names = cat->cap_names = kb->n_names;
-	for (size_t i = 0; i < kb->n_texts && cat->n_texts < EXPLAIN_MAX_ROWS; i++)
-		*ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts) = kb->texts[i];
-	link_texts(a, cat);
+	add_kb_texts(a, cat, kb);
 }
 
 void explain_catalog_parse(struct arena *a, const struct explain_files *f, struct explain_catalog *cat)

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,10 +128,39 @@ static void test_prebuilt_part_same_catalogue(void **state)
 			assert_int_equal(with[k].texts[i].first, full.texts[i].first);
 		}
 	}
-	for (size_t i = 0; i < kb.n_texts; i++) {
-		assert_int_equal(kb.texts[i].next_same, -1);
-		assert_true(kb.texts[i].first);
+	/* the part's own rows are linked once, and its heads are their first rows in text order */
+	struct explain_catalog only_kb = { .texts = kb.texts, .n_texts = kb.n_texts };
+	assert_true(check_chains(&only_kb) >= 1);
+	size_t firsts = 0;
+	for (size_t i = 0; i < kb.n_texts; i++)
+		firsts += kb.texts[i].first;
+	assert_int_equal(kb.n_heads, firsts);
+	for (size_t h = 0; h < kb.n_heads; h++) {
+		assert_true(kb.texts[kb.heads[h].row].first);
+		assert_true(h == 0 || kb.heads[h - 1].len < kb.heads[h].len ||
+			    (kb.heads[h - 1].len == kb.heads[h].len &&
+			     memcmp(kb.heads[h - 1].lc, kb.heads[h].lc, kb.heads[h].len) < 0));
 	}
+}
+
+/* Files with nearly as many text rows as a catalogue may hold: the kb's rows that do not fit are
+ * left out and no chain points past the end. */
+static void test_row_limit_cuts_chains(void **state)
+{
+	(void)state;
+	size_t rows = 4000, cap = 64 + rows * 48;
+	char *t = malloc(cap);
+	assert_non_null(t);
+	size_t n = (size_t)snprintf(t, cap, "api\tcode\ttext\tsource\n");
+	for (size_t i = 0; i < rows; i++)
+		n += (size_t)snprintf(t + n, cap - n, "cudart\t35\ta text of the test, row %05zu\ts\n", i);
+	struct explain_files f = small_files();
+	f.texts = span_make(t, n);
+	struct explain_catalog cat;
+	explain_catalog_parse(&A, &f, &cat);
+	assert_int_equal(cat.n_texts, 4096);
+	check_chains(&cat);
+	free(t);
 }
 
 int main(void)
@@ -139,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_builtin_texts_chained),
 		cmocka_unit_test(test_file_rows_before_kb_rows),
 		cmocka_unit_test(test_prebuilt_part_same_catalogue),
+		cmocka_unit_test(test_row_limit_cuts_chains),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
