@@ -10,6 +10,8 @@
 
 #include "explain/explain.h"
 
+#define SCAN_PREFIX 4096
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,9 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct explain_files f = { parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6], parts[7] };
 	struct explain_catalog cat;
 	explain_catalog_parse_with(&a, &f, &kb, &cat);
+	/* Matching with the catalogue it made: the first 4 KB of the input are scanned. The fact
+	 * readers over whole inputs are fuzz_explain_facts' job; scanning 64 KB here made 90 % of the
+	 * time and ~120 executions a second. */
 	if (cat.n_patterns || cat.n_libforms) {
 		struct explain_scan sc;
-		explain_scan_text(&a, &cat, span_make(data, size), &sc);
+		explain_scan_text(&a, &cat, span_make(data, size < SCAN_PREFIX ? size : SCAN_PREFIX), &sc);
 	}
 	arena_free(&a);
 	return 0;
