@@ -164,6 +164,13 @@ static json_t *tree_json(struct cudx_ctx *ctx, const struct win_tree *t)
 		json_object_set_new(o, "already_loaded", json_boolean(nd->repeat));
 		json_object_set_new(o, "version", report_json_str(nd->version));
 		json_object_set_new(o, "pe_error", report_json_str(nd->pe_error));
+		if (nd->n_missing_procs) {
+			json_t *mp = json_array();
+			for (size_t k = 0; k < nd->n_missing_procs && k < WIN_MAX_MISSING_PROCS; k++)
+				json_array_append_new(mp, report_json_str(nd->missing_procs[k]));
+			json_object_set_new(o, "missing_procs", mp);
+			json_object_set_new(o, "n_missing_procs", json_integer((json_int_t)nd->n_missing_procs));
+		}
 		if (nd->pe) {
 			json_object_set_new(o, "pe_machine", json_string(pe_machine_name(nd->pe->machine)));
 			json_object_set_new(o, "n_exports", json_integer((json_int_t)nd->pe->n_exports));
@@ -234,6 +241,11 @@ static void print_tree(struct cudx_ctx *ctx, const struct win_tree *t, bool show
 			fprintf(out, " %s(already loaded)%s\n", style_dim(ctx), style_reset(ctx));
 		else if (nd->res.system)
 			fprintf(out, " %s[Windows: %s]%s\n", style_dim(ctx), nd->res.system, style_reset(ctx));
+		else if (c && nd->n_missing_procs)
+			fprintf(out, " => %s%s%s%s %s(error 127: lacks %s%s)%s\n", win_path_from_root(ctx->arena, c->path),
+				nd->version ? " [" : "", nd->version ? nd->version : "", nd->version ? "]" : "", style_red(ctx),
+				nd->missing_procs[0], nd->n_missing_procs > 1 ? arena_printf(ctx->arena, " and %zu more", nd->n_missing_procs - 1) : "",
+				style_reset(ctx));
 		else if (c)
 			fprintf(out, " => %s%s%s%s\n", win_path_from_root(ctx->arena, c->path),
 				nd->version ? " [" : "", nd->version ? nd->version : "", nd->version ? "]" : "");

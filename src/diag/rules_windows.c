@@ -7,7 +7,9 @@
  *   dll-wrong-major          only another major of the library is installed (cublas64_12.dll
  *                            when cublas64_11.dll is wanted)
  *   python-dll-directory     the DLL is only on PATH, which Python >= 3.8 does not search
- *   cudnn-zlibwapi-missing   cuDNN 8 on Windows needs zlibwapi.dll (compat-facts.md §3d) */
+ *   cudnn-zlibwapi-missing   cuDNN 8 on Windows needs zlibwapi.dll (compat-facts.md §3d)
+ *   dll-proc-not-found       the DLL the search reaches lacks a function its importer takes from it
+ *                            (error 127): another release of it than the importer was built for */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -303,6 +305,68 @@ static void diag_not_found(struct win_diag *wd, const struct win_query *q)
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
+/* "cudnnA, cudnnB, cudnnC and 4 more" */
+static const char *proc_list(struct win_diag *wd, const struct win_node *nd, size_t max)
+{
+	size_t listed = nd->n_missing_procs < max ? nd->n_missing_procs : max;
+	const char *s = nd->missing_procs[0];
+	for (size_t k = 1; k < listed; k++)
+		s = arena_printf(wd->ctx->arena, "%s, %s", s, nd->missing_procs[k]);
+	if (nd->n_missing_procs > listed)
+		s = arena_printf(wd->ctx->arena, "%s and %zu more", s, nd->n_missing_procs - listed);
+	return s;
+}
+
+/* The node that loaded name (an "already loaded" edge shares its resolution, not its file). */
+static const struct win_node *loaded_node(const struct win_tree *t, const struct win_node *nd)
+{
+	if (!nd->repeat)
+		return nd;
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->nodes[i].repeat && strcasecmp(t->nodes[i].name, nd->name) == 0)
+			return &t->nodes[i];
+	return nd;
+}
+
+static void diag_proc_missing(struct win_diag *wd, const struct win_tree *t, size_t i)
+{
+	const struct win_node *nd = &t->nodes[i], *prov = loaded_node(t, nd);
+	const struct win_node *imp = &t->nodes[nd->parent];
+	const struct win_candidate *c = win_chosen(&nd->res), *ic = win_chosen(&imp->res);
+	const char *at = win_path(wd, c ? c->path : NULL);
+	const char *prov_ver = prov->version ? arena_printf(wd->ctx->arena, ", version %s", prov->version) : "";
+	const char *imp_ver = imp->version ? arena_printf(wd->ctx->arena, ", version %s", imp->version) : "";
+	struct finding *f = emit(wd, "dll-proc-not-found", nd->name,
+				 arena_printf(wd->ctx->arena, "%s at %s does not export %s, which %s imports: error 127", nd->name,
+					      at, proc_list(wd, nd, 1), imp->name));
+	if (!f)
+		return;
+	finding_cause(f,
+		      "Windows binds every function a DLL imports when it loads it. %s imports %zu function%s from %s that "
+		      "the copy the search reaches (%s%s) does not export, so loading %s fails with error 127 (\"The "
+		      "specified procedure could not be found\"). That copy is another release than the one %s was built "
+		      "against: usually an older DLL of the same name earlier in the search, or DLLs of two releases of "
+		      "one library mixed.",
+		      imp->name, nd->n_missing_procs, nd->n_missing_procs == 1 ? "" : "s", nd->name, at, prov_ver,
+		      t->nodes[0].name, imp->name);
+	finding_evidence(f, "dependency chain: %s", chain(wd, t, i));
+	finding_evidence(f, "%s (%s%s) imports from %s, not exported there: %s", imp->name,
+			 win_path(wd, ic ? ic->path : NULL), imp_ver, nd->name, proc_list(wd, nd, 8));
+	if (prov->pe)
+		finding_evidence(f, "%s%s exports %zu function%s", at, prov_ver, prov->pe->n_exports,
+				 prov->pe->n_exports == 1 ? "" : "s");
+	evidence_search(wd, f, &nd->res);
+	evidence_elsewhere(wd, f, &nd->res);
+	if (nd->procs_elsewhere) {
+		finding_evidence(f, "%s exports all of them", win_path(wd, nd->procs_elsewhere));
+		fix_add_dir(wd, f, win_path_from_root(wd->ctx->arena, path_dirname(wd->ctx->arena, nd->procs_elsewhere)));
+	}
+	finding_fix(f, "use the %s that %s was built against (one that exports %s): remove or rename the copy at %s, "
+		       "or put the directory of the matching copy before %s in the search",
+		    nd->name, imp->name, proc_list(wd, nd, 1), at, c ? c->dir : "its directory");
+	finding_ref(f, REF_SEARCH_ORDER);
+}
+
 /* One missing or unusable DLL in a tree: pick the most specific explanation. */
 static void diag_node(struct win_diag *wd, const struct win_query *q, size_t i)
 {
@@ -339,6 +403,8 @@ static void diagnose_query(struct win_diag *wd, const struct win_query *q)
 	for (size_t i = 0; i < q->tree.n; i++) {
 		const struct win_node *nd = &q->tree.nodes[i];
 		/* A missing delay-load import fails only at its first call, if ever: not a load error. */
+		if (nd->n_missing_procs)
+			diag_proc_missing(wd, &q->tree, i);
 		if (nd->repeat || nd->delay)
 			continue;
 		diag_node(wd, q, i);
@@ -382,6 +448,11 @@ static const struct rule rules[] = {
 	  .cause = "cuDNN 8 on Windows needs zlibwapi.dll, which NVIDIA does not ship with it.",
 	  .fix = "install the x64 zlib build the cuDNN install guide links, next to the cuDNN DLLs",
 	  .ref = REF_CUDNN8_ZLIB },
+	{ "dll-proc-not-found", SEV_ERROR, NULL,
+	  .cause = "The DLL the search reaches does not export a function its importer needs: it is another release "
+		   "than the importer was built for. The load fails with error 127.",
+	  .fix = "use the DLL from the importer's release: remove the other copy or put the matching one first",
+	  REF_WIN_SEARCH },
 };
 
 RULE_FAMILY(rules_windows, "windows", rules);

@@ -133,6 +133,25 @@ struct explain_files {
  * the error codes of the knowledge base. Bad rows are recorded in cat->errors and skipped. Inputs
  * larger than EXPLAIN_MAX_TSV are refused. */
 void explain_catalog_parse(struct arena *a, const struct explain_files *files, struct explain_catalog *cat);
+/* The part of a catalogue that comes from the knowledge base's error codes, not from the files:
+ * the same for every parse. A caller that parses many catalogues (the fuzzer) builds it once and
+ * passes it to explain_catalog_parse_with; the catalogue shares its names, so it must outlive the
+ * catalogue. */
+struct explain_text_key {
+	const char *lc;
+	size_t len, row;
+};
+struct explain_kb_part {
+	struct explain_name_def *names; /* sorted by lc */
+	size_t n_names, cap_names;
+	struct explain_text_def *texts; /* linked among themselves (next_same, first) */
+	size_t n_texts, cap_texts;
+	struct explain_text_key *heads; /* the first row of each text, sorted by text */
+	size_t n_heads;
+};
+void explain_kb_part_build(struct arena *a, struct explain_kb_part *kb);
+void explain_catalog_parse_with(struct arena *a, const struct explain_files *files, const struct explain_kb_part *kb,
+				struct explain_catalog *cat);
 /* The catalogue compiled into the binary. */
 const struct explain_catalog *explain_catalog_builtin(struct arena *a);
 const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat, const char *key);

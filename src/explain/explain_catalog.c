@@ -350,9 +350,10 @@ static char *lower_dup(struct arena *a, const char *s)
  * memory"), count only on a line that names a GPU API. */
 #define EXPLAIN_SHORT_TEXT 24
 
-static void add_text(struct arena *a, struct explain_catalog *cat, const struct kb_error *e, const char *text)
+static void push_text(struct arena *a, struct explain_text_def **texts, size_t *n_texts, size_t *cap_texts,
+		      const struct kb_error *e, const char *text)
 {
-	if (cat->n_texts >= EXPLAIN_MAX_ROWS)
+	if (*n_texts >= EXPLAIN_MAX_ROWS)
 		return;
 	char *lc = lower_dup(a, text);
 	size_t n = strlen(lc);
@@ -363,8 +364,13 @@ static void add_text(struct arena *a, struct explain_catalog *cat, const struct 
 	bool ascii = true;
 	for (size_t i = 0; i < n; i++)
 		ascii &= (unsigned char)lc[i] < 0x80;
-	*ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts) =
+	*ARENA_PUSH(a, *texts, *n_texts, *cap_texts) =
 		(struct explain_text_def){ e, lc, n, ascii && n < EXPLAIN_SHORT_TEXT, -1, true };
+}
+
+static void add_kb_text(struct arena *a, struct explain_kb_part *kb, const struct kb_error *e, const char *text)
+{
+	push_text(a, &kb->texts, &kb->n_texts, &kb->cap_texts, e, text);
 }
 
 static void text_row(struct arena *a, struct explain_catalog *cat, const struct tsv_row *hdr,
@@ -379,16 +385,16 @@ static void text_row(struct arena *a, struct explain_catalog *cat, const struct 
 		cat_error(a, cat, file, line_no, "row needs an api and code of data/errors.tsv and a text");
 		return;
 	}
-	add_text(a, cat, e, text);
+	push_text(a, &cat->texts, &cat->n_texts, &cat->cap_texts, e, text);
 }
 
-static void add_name(struct arena *a, struct explain_catalog *cat, const struct kb_error *e, const char *name,
+static void add_name(struct arena *a, struct explain_kb_part *kb, const struct kb_error *e, const char *name,
 		     size_t len)
 {
 	if (len < 4 || len > 96)
 		return;
 	char *lc = lower_dup(a, arena_strndup(a, name, len));
-	*ARENA_PUSH(a, cat->names, cat->n_names, cat->cap_names) = (struct explain_name_def){ lc, e };
+	*ARENA_PUSH(a, kb->names, kb->n_names, kb->cap_names) = (struct explain_name_def){ lc, e };
 }
 
 static int name_cmp(const void *x, const void *y)
@@ -406,7 +412,7 @@ static int name_cmp(const void *x, const void *y)
 #define TAIL_MIN_WORDS 5
 #define TAIL_MIN_CHARS 32
 
-static void add_text_tails(struct arena *a, struct explain_catalog *cat, const struct kb_error *e, const char *text)
+static void add_text_tails(struct arena *a, struct explain_kb_part *kb, const struct kb_error *e, const char *text)
 {
 	const char *p = text;
 	for (int drop = 1; drop <= 2; drop++) {
@@ -419,7 +425,7 @@ static void add_text_tails(struct arena *a, struct explain_catalog *cat, const s
 			words += *q == ' ';
 		if (words < TAIL_MIN_WORDS || len < TAIL_MIN_CHARS)
 			return;
-		add_text(a, cat, e, p);
+		add_kb_text(a, kb, e, p);
 	}
 }
 
@@ -431,7 +437,7 @@ static int str_ptr_cmp(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-static void add_driver_short_names(struct arena *a, struct explain_catalog *cat, const struct kb_error *rows, size_t n)
+static void add_driver_short_names(struct arena *a, struct explain_kb_part *kb, const struct kb_error *rows, size_t n)
 {
 	/* the table's names sorted once, so that each short name is one search (the catalogue is
 	 * parsed on every run of explain) */
@@ -445,7 +451,7 @@ static void add_driver_short_names(struct arena *a, struct explain_catalog *cat,
 			continue;
 		const char *shortname = e->name + 5;
 		if (!bsearch(&shortname, names, n, sizeof *names, str_ptr_cmp))
-			add_name(a, cat, e, shortname, strlen(shortname));
+			add_name(a, kb, e, shortname, strlen(shortname));
 		/* bindings that turn the enum into a type name (Rust: Cuda(NoBinaryForGpu)) print it in
 		 * CamelCase: stored as "~" + the words without '_', found only for a CamelCase token */
 		char camel[100];
@@ -455,55 +461,106 @@ static void add_driver_short_names(struct arena *a, struct explain_catalog *cat,
 			if (*c != '_')
 				camel[k++] = (char)tolower((unsigned char)*c);
 		if (strchr(e->name + 11, '_'))
-			add_name(a, cat, e, camel, k);
+			add_name(a, kb, e, camel, k);
+	}
+}
+
+/* Texts several APIs share ("unknown error"): the reader looks for the first row of a text and
+ * picks among the chain of the others, in table order. Rows sorted by text, then row: a run of
+ * equal texts is one chain (pairwise comparison was quadratic in the ~1,000 rows, and the
+ * catalogue is parsed on every run). The knowledge base's rows are linked once, when its part is
+ * built; a parse links the files' rows and joins each of their chains to the kb's chain of the
+ * same text. */
+static int text_key_cmp(const void *x, const void *y)
+{
+	const struct explain_text_key *a = x, *b = y;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	int c = memcmp(a->lc, b->lc, a->len);
+	return c ? c : (a->row < b->row ? -1 : a->row > b->row);
+}
+
+/* Links rows t[0..n) among themselves; returns the first row of each text, sorted by text. */
+static struct explain_text_key *link_rows(struct arena *a, struct explain_text_def *t, size_t n, size_t *n_heads)
+{
+	struct explain_text_key *o = arena_calloc(a, n ? n : 1, sizeof *o);
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct explain_text_key){ t[i].lc, t[i].len, i };
+	qsort(o, n, sizeof *o, text_key_cmp);
+	size_t h = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i && o[i].len == o[i - 1].len && memcmp(o[i].lc, o[i - 1].lc, o[i].len) == 0) {
+			t[o[i].row].first = false;
+			t[o[i - 1].row].next_same = (long)o[i].row;
+		} else {
+			o[h++] = o[i];
+		}
+	*n_heads = h;
+	return o;
+}
+
+static int text_head_cmp(const void *key, const void *elem)
+{
+	const struct explain_text_key *a = key, *b = elem;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->lc, b->lc, a->len);
+}
+
+/* The catalogue's texts: the files' rows (already in cat), then the kb's, linked. */
+static void add_kb_texts(struct arena *a, struct explain_catalog *cat, const struct explain_kb_part *kb)
+{
+	size_t n_file = cat->n_texts, n_heads;
+	const struct explain_text_key *heads = link_rows(a, cat->texts, n_file, &n_heads);
+	for (size_t i = 0; i < kb->n_texts && cat->n_texts < EXPLAIN_MAX_ROWS; i++) {
+		struct explain_text_def *d = ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts);
+		*d = kb->texts[i];
+		if (d->next_same >= 0)
+			d->next_same += (long)n_file;
+	}
+	/* a chain cut by the row limit ends at the limit */
+	for (size_t i = n_file; i < cat->n_texts; i++)
+		if (cat->texts[i].next_same >= (long)cat->n_texts)
+			cat->texts[i].next_same = -1;
+	for (size_t h = 0; h < n_heads; h++) {
+		const struct explain_text_key *k = bsearch(&heads[h], kb->heads, kb->n_heads, sizeof *kb->heads, text_head_cmp);
+		if (!k || n_file + k->row >= cat->n_texts)
+			continue;
+		size_t last = heads[h].row;
+		while (cat->texts[last].next_same >= 0)
+			last = (size_t)cat->texts[last].next_same;
+		cat->texts[last].next_same = (long)(n_file + k->row);
+		cat->texts[n_file + k->row].first = false;
 	}
 }
 
 /* The error codes of the knowledge base: names and aliases for lookup by token, the texts the
  * libraries print (verbatim rows) for lookup in the line. Success codes are no error. */
-static void add_kb_codes(struct arena *a, struct explain_catalog *cat)
+void explain_kb_part_build(struct arena *a, struct explain_kb_part *kb)
 {
+	memset(kb, 0, sizeof *kb);
 	const struct kb_error *rows;
 	size_t n = kb_errors(&rows);
 	for (size_t i = 0; i < n; i++) {
 		const struct kb_error *e = &rows[i];
 		if (e->code == 0)
 			continue;
-		add_name(a, cat, e, e->name, strlen(e->name));
+		add_name(a, kb, e, e->name, strlen(e->name));
 		for (const char *s = e->aliases; s && *s;) {
 			const char *comma = strchr(s, ',');
 			size_t len = comma ? (size_t)(comma - s) : strlen(s);
-			add_name(a, cat, e, s, len);
+			add_name(a, kb, e, s, len);
 			s = comma ? comma + 1 : NULL;
 		}
 		if (e->verbatim && e->text && strcmp(e->text, e->name) != 0 && strncmp(e->text, "0x", 2) != 0) {
-			add_text(a, cat, e, e->text);
-			add_text_tails(a, cat, e, e->text);
+			add_kb_text(a, kb, e, e->text);
+			add_text_tails(a, kb, e, e->text);
 		}
 	}
-	add_driver_short_names(a, cat, rows, n);
-	if (cat->n_names > 1)
-		qsort(cat->names, cat->n_names, sizeof cat->names[0], name_cmp);
-}
-
-/* Texts several APIs share ("unknown error"): the reader looks for the first and picks among the
- * chain. Quadratic in the rows, once per catalogue (a few hundred). */
-static void link_texts(struct explain_catalog *cat)
-{
-	for (size_t i = 0; i < cat->n_texts; i++) {
-		struct explain_text_def *d = &cat->texts[i];
-		if (!d->first)
-			continue;
-		struct explain_text_def *last = d;
-		for (size_t j = i + 1; j < cat->n_texts; j++) {
-			struct explain_text_def *e = &cat->texts[j];
-			if (e->first && e->len == d->len && memcmp(e->lc, d->lc, d->len) == 0) {
-				e->first = false;
-				last->next_same = (long)j;
-				last = e;
-			}
-		}
-	}
+	add_driver_short_names(a, kb, rows, n);
+	if (kb->n_names > 1)
+		qsort(kb->names, kb->n_names, sizeof kb->names[0], name_cmp);
+	kb->heads = link_rows(a, kb->texts, kb->n_texts, &kb->n_heads);
 }
 
 const struct explain_cause_def *explain_cause_lookup(const struct explain_catalog *cat, const char *key)
@@ -531,7 +588,8 @@ size_t explain_code_causes(const struct explain_catalog *cat, const struct kb_er
 	return n;
 }
 
-void explain_catalog_parse(struct arena *a, const struct explain_files *f, struct explain_catalog *cat)
+void explain_catalog_parse_with(struct arena *a, const struct explain_files *f, const struct explain_kb_part *kb,
+				struct explain_catalog *cat)
 {
 	memset(cat, 0, sizeof *cat);
 	tsv_walk(a, cat, f->causes, "explain_causes.tsv", cause_row);
@@ -542,6 +600,16 @@ void explain_catalog_parse(struct arena *a, const struct explain_files *f, struc
 	tsv_walk(a, cat, f->libforms, "explain_libforms.tsv", libform_row);
 	tsv_walk(a, cat, f->symbols, "explain_symbols.tsv", symbol_row);
 	tsv_walk(a, cat, f->texts, "explain_texts.tsv", text_row);
-	add_kb_codes(a, cat);
-	link_texts(cat);
+	/* the kb's names are shared (read only after this); its texts are copied after the files'
+	 * rows, so that a text both print is found as the file's row first */
+	cat->names = kb->names;
+	cat->n_names = cat->cap_names = kb->n_names;
+	add_kb_texts(a, cat, kb);
+}
+
+void explain_catalog_parse(struct arena *a, const struct explain_files *f, struct explain_catalog *cat)
+{
+	struct explain_kb_part kb;
+	explain_kb_part_build(a, &kb);
+	explain_catalog_parse_with(a, f, &kb, cat);
 }

@@ -497,7 +497,7 @@ static int find_node(const struct win_tree *t, const char *name)
 	return -1;
 }
 
-void win_tree_build(struct win_loader *L, const char *name, const char *from_dir, struct win_tree *t)
+static void walk_tree(struct win_loader *L, const char *name, const char *from_dir, struct win_tree *t)
 {
 	struct arena *a = L->ctx->arena;
 	memset(t, 0, sizeof *t);
@@ -549,6 +549,7 @@ void win_tree_build(struct win_loader *L, const char *name, const char *from_dir
 			ch->parent = (int)i;
 			ch->depth = depth + 1;
 			ch->delay = imp->delay || parent_delay;
+			ch->import = imp;
 			if (prev >= 0) {
 				ch->repeat = true;
 				ch->res = t->nodes[prev].res;
@@ -557,4 +558,107 @@ void win_tree_build(struct win_loader *L, const char *name, const char *from_dir
 			}
 		}
 	}
+}
+
+/* --- error 127: imports the provider does not export ------------------------------------------ */
+
+static int str_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* A DLL's export names sorted, for lookup by name. */
+static const char **sorted_exports(struct arena *a, const struct pe_info *pe)
+{
+	const char **v = arena_calloc(a, pe->n_exports ? pe->n_exports : 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < pe->n_exports; i++)
+		if (pe->exports[i].name)
+			v[n++] = pe->exports[i].name;
+	qsort(v, n, sizeof *v, str_cmp);
+	return v;
+}
+
+static size_t n_named_exports(const struct pe_info *pe)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < pe->n_exports; i++)
+		n += pe->exports[i].name != NULL;
+	return n;
+}
+
+static bool exports_proc(const struct pe_info *pe, const char **sorted, size_t n_sorted, const char *proc)
+{
+	if (proc[0] == '#') { /* by ordinal */
+		unsigned long ord = strtoul(proc + 1, NULL, 10);
+		for (size_t i = 0; i < pe->n_exports; i++)
+			if (pe->exports[i].ordinal == ord)
+				return true;
+		return false;
+	}
+	return bsearch(&proc, sorted, n_sorted, sizeof *sorted, str_cmp) != NULL;
+}
+
+/* True when the PE file at in-root path exports every name in procs. */
+static bool copy_exports_all(struct win_loader *L, const char *path, const char **procs, size_t n)
+{
+	struct arena *a = L->ctx->arena;
+	struct mapped_file m;
+	if (sysroot_map(&L->ctx->root, path, &m))
+		return false;
+	struct pe_info pe;
+	const char *err;
+	bool ok = pe_parse(m.data, a, &pe, &err);
+	sysroot_unmap(&m);
+	if (!ok)
+		return false;
+	const char **sorted = sorted_exports(a, &pe);
+	size_t ns = n_named_exports(&pe);
+	for (size_t i = 0; i < n && ok; i++)
+		ok = exports_proc(&pe, sorted, ns, procs[i]);
+	return ok;
+}
+
+/* Windows binds every normal import when it loads a DLL: a name the provider does not export
+ * fails the whole load with error 127 (a delay-loaded one only at its first call: not checked). */
+static void check_imports(struct win_loader *L, struct win_tree *t)
+{
+	struct arena *a = L->ctx->arena;
+	const char ***sorted = arena_calloc(a, t->n ? t->n : 1, sizeof *sorted);
+	for (size_t i = 1; i < t->n; i++) {
+		struct win_node *nd = &t->nodes[i];
+		if (nd->delay || !nd->import || nd->import->delay)
+			continue;
+		int p = nd->repeat ? find_node(t, nd->name) : (int)i;
+		const struct pe_info *prov = p >= 0 ? t->nodes[p].pe : NULL;
+		if (!prov || t->nodes[p].res.system)
+			continue;
+		if (!sorted[p])
+			sorted[p] = sorted_exports(a, prov);
+		size_t ns = n_named_exports(prov);
+		for (size_t k = 0; k < nd->import->n_funcs; k++) {
+			const char *proc = nd->import->funcs[k];
+			if (exports_proc(prov, sorted[p], ns, proc))
+				continue;
+			if (nd->n_missing_procs < WIN_MAX_MISSING_PROCS) {
+				if (!nd->missing_procs)
+					nd->missing_procs = arena_calloc(a, WIN_MAX_MISSING_PROCS, sizeof *nd->missing_procs);
+				nd->missing_procs[nd->n_missing_procs] = proc;
+			}
+			nd->n_missing_procs++;
+		}
+		if (!nd->n_missing_procs)
+			continue;
+		size_t listed = nd->n_missing_procs < WIN_MAX_MISSING_PROCS ? nd->n_missing_procs : WIN_MAX_MISSING_PROCS;
+		for (size_t e = 0; e < nd->res.n_elsewhere && !nd->procs_elsewhere; e++)
+			if (nd->res.elsewhere[e].result == WIN_CAND_FOUND &&
+			    copy_exports_all(L, nd->res.elsewhere[e].path, nd->missing_procs, listed))
+				nd->procs_elsewhere = nd->res.elsewhere[e].path;
+	}
+}
+
+void win_tree_build(struct win_loader *L, const char *name, const char *from_dir, struct win_tree *t)
+{
+	walk_tree(L, name, from_dir, t);
+	check_imports(L, t);
 }

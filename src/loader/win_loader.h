@@ -22,6 +22,8 @@
 
 #define WIN_ERROR_MOD_NOT_FOUND 126
 #define WIN_ERROR_BAD_EXE_FORMAT 193
+#define WIN_ERROR_PROC_NOT_FOUND 127
+#define WIN_MAX_MISSING_PROCS 64 /* listed per import edge (all are counted) */
 #define WIN_TREE_MAX_NODES 512
 #define WIN_TREE_MAX_DEPTH 32
 
@@ -92,6 +94,12 @@ struct win_node {
 	struct pe_info *pe;     /* parsed when found and readable */
 	const char *pe_error;   /* why the file could not be read */
 	const char *version;    /* file version from VERSIONINFO */
+	const struct pe_import *import; /* the importer's entry for this DLL (NULL for the root) */
+	/* Error 127: what the importer takes from this DLL (by name, or "#ordinal") that the copy the
+	 * search reached does not export; and a copy outside the search that exports all of it. */
+	const char **missing_procs;
+	size_t n_missing_procs;
+	const char *procs_elsewhere; /* in-root path, or NULL */
 };
 
 struct win_tree {

@@ -63,6 +63,48 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 	[[ "$output" == *"load from this environment"* ]]
 }
 
+# cuDNN 8 with zlibwapi, a cublasLt64_11.dll lacking cublasLtCreate in C:\Tools\bin and a good
+# one in CUDA 11.8's bin; PATH has the two directories in the order given.
+tree_127() {
+	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || skip_fixture "fixture x64/old/cublasLt64_11.dll not built"
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$CUDNN_BIN" x64/zlibwapi.dll
+	wintree_put "$R" 'C:\Tools\bin' x64/old/cublasLt64_11.dll
+	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA11" "Path=C:\\Windows\\system32;$1;$2;$CUDNN_BIN"
+}
+
+@test "error 127: an older cublasLt64_11.dll first on PATH lacks what cuDNN imports" {
+	tree_127 'C:\Tools\bin' "$CUDA11\\bin"
+	cudx_win why cudnn_cnn_infer64_8.dll
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"dll-proc-not-found"* ]]
+	[[ "$output" == *'cublasLt64_11.dll at C:\Tools\bin\cublasLt64_11.dll does not export cublasLtCreate, which cudnn_cnn_infer64_8.dll imports: error 127'* ]]
+	[[ "$output" == *"dependency chain: cudnn_cnn_infer64_8.dll -> cublasLt64_11.dll"* ]]
+	# the copy of the CUDA 11 toolkit exports it: the fix puts its directory first
+	[[ "$output" == *"v11.8\\bin\\cublasLt64_11.dll exports all of them"* ]]
+	[[ "$output" == *"set \"PATH=$CUDA11\\bin;%PATH%\""* ]]
+	# the delay-loaded nvcuda.dll is not checked, and nothing else is blamed
+	[[ "$output" != *"nvcuda.dll at"* ]]
+	[[ "$output" != *"dll-dependency-missing"* ]]
+	# JSON: the same finding, an error
+	run_strict "$CUDX" why cudnn_cnn_infer64_8.dll --root "$R" --env "$E" --json
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '[.findings[] | select(.id == "dll-proc-not-found")][0].severity' <<<"$output")" = error ]
+	# check on the same tree reports it too
+	run_strict "$CUDX" check --root "$R" --env "$E" --json
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '[.findings[] | select(.id == "dll-proc-not-found")] | length' <<<"$output")" -ge 1 ]
+}
+
+@test "error 127 is not reported when the copy first on PATH exports what is imported" {
+	tree_127 "$CUDA11\\bin" 'C:\Tools\bin'
+	cudx_win why cudnn_cnn_infer64_8.dll --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.findings[] | select(.id == "dll-proc-not-found")] | length' <<<"$output")" = 0 ]
+	[ "$(jq -r '.schema' <<<"$output")" = cudx/1 ]
+}
+
 @test "a 32-bit zlibwapi.dll first on PATH: error 193, named with its machine" {
 	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
 	wintree_put "$R" "$CUDA11\\bin" x64/cublasLt64_11.dll

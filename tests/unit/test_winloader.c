@@ -287,6 +287,7 @@ static void test_tree(void **state)
 		} else if (strcasecmp(n->name, "cublasLt64_11.dll") == 0) {
 			lt = true;
 			assert_non_null(win_chosen(&n->res));
+			assert_int_equal(n->n_missing_procs, 0); /* it exports cublasLtCreate */
 		} else if (strcasecmp(n->name, "nvcuda.dll") == 0) {
 			nv = true;
 			assert_true(n->delay);
@@ -305,6 +306,38 @@ static void test_tree(void **state)
 	arena_free(&c.a);
 }
 
+/* Error 127: the cublasLt64_11.dll first on PATH lacks cublasLtCreate, which the cuDNN fixture
+ * imports; the copy under %CUDA_PATH%\bin (not reached) has it. */
+static void test_tree_missing_export(void **state)
+{
+	(void)state;
+	need_fixtures();
+	fresh_tree();
+	put("cudnn/bin", "x64/cudnn_cnn_infer64_8.dll", "cudnn_cnn_infer64_8.dll");
+	put("cudnn/bin", "x64/zlibwapi.dll", "zlibwapi.dll");
+	put("tools", "x64/old/cublasLt64_11.dll", "cublasLt64_11.dll");
+	put("cuda11/bin", "x64/cublasLt64_11.dll", "cublasLt64_11.dll");
+	struct env_case c;
+	setup_ctx(&c, "CUDA_PATH=C:\\cuda11\nPath=C:\\tools;C:\\cudnn\\bin\n", NULL);
+	struct win_tree t;
+	win_tree_build(&c.L, "cudnn_cnn_infer64_8.dll", NULL, &t);
+	size_t flagged = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct win_node *n = &t.nodes[i];
+		if (!n->n_missing_procs)
+			continue;
+		flagged++;
+		assert_string_equal(n->name, "cublasLt64_11.dll");
+		assert_string_equal(win_chosen(&n->res)->path, "/tools/cublasLt64_11.dll");
+		assert_int_equal(n->n_missing_procs, 1);
+		assert_string_equal(n->missing_procs[0], "cublasLtCreate");
+		assert_non_null(n->procs_elsewhere);
+		assert_string_equal(n->procs_elsewhere, "/cuda11/bin/cublasLt64_11.dll");
+	}
+	assert_int_equal(flagged, 1); /* zlibwapi.dll exports inflate; nvcuda.dll is delay-loaded */
+	arena_free(&c.a);
+}
+
 int main(void)
 {
 	fixtures_status = winfix_build();
@@ -317,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_system_names),
 		cmocka_unit_test(test_wow64),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_tree_missing_export),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
