@@ -167,13 +167,19 @@ const char *win_expand_vars(struct arena *a, const struct envsnap *env, const ch
 			vlen = 1;
 			p++;
 		}
+		if (vlen > WIN_MAX_ENV_VALUE - n)
+			vlen = WIN_MAX_ENV_VALUE - n;
 		if (n + vlen + 1 > cap) {
 			size_t ncap = (n + vlen + 1) * 2;
+			if (ncap > WIN_MAX_ENV_VALUE + 1)
+				ncap = WIN_MAX_ENV_VALUE + 1;
 			out = arena_grow(a, out, n, ncap, 1);
 			cap = ncap;
 		}
 		memcpy(out + n, val, vlen);
 		n += vlen;
+		if (n == WIN_MAX_ENV_VALUE)
+			break;
 	}
 	out[n] = 0;
 	return out;

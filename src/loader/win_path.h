@@ -34,7 +34,10 @@ const char *win_fs_find(struct win_fs *fs, const char *root_path);
 const char *win_fs_find_win(struct win_fs *fs, const char *winpath);
 /* Entries of an in-root directory (cached). n = 0 and NULL when absent. */
 const struct sysroot_dirent *win_fs_list(struct win_fs *fs, const char *root_dir, size_t *n);
-/* Expand %VAR% references from env (cmd.exe style; unknown ones are kept as written). */
+/* Expand %VAR% references from env (cmd.exe style; unknown ones are kept as written). The
+ * result is cut at WIN_MAX_ENV_VALUE characters, Windows' own limit for a variable's value:
+ * without it, a value of many references to a long variable grew with the square of the input. */
+#define WIN_MAX_ENV_VALUE 32767
 const char *win_expand_vars(struct arena *a, const struct envsnap *env, const char *s);
 /* Windows directory name without trailing backslash, for messages and comparisons. */
 const char *win_dir_clean(struct arena *a, const char *winpath);

@@ -301,7 +301,7 @@ static unsigned char *craft_shared_lookup_table(bool by_name, size_t *size)
 		if (by_name) {
 			put32(data, ilt_at + i * 8, (uint32_t)(VA + func_at));
 		} else {
-			put32(data, ilt_at + i * 8, 1);		      /* ordinal 1 ... */
+			put32(data, ilt_at + i * 8, (uint32_t)(i + 1)); /* ordinals 1 to 65535 ... */
 			put32(data, ilt_at + i * 8 + 4, 0x80000000u); /* ... by ordinal (bit 63) */
 		}
 	*size = n;
@@ -328,8 +328,13 @@ static void test_shared_lookup_table(void **state)
 		assert_true(total >= 65535); /* the first DLL's table is read whole */
 		assert_non_null(pe.problem);
 		assert_non_null(strstr(pe.problem, "limit"));
-		if (by_name) /* names are kept up to the byte limit, then '?' */
+		if (by_name) { /* names are kept up to the byte limit, then '?' */
 			assert_int_equal(strlen(pe.imports[0].funcs[0]), 4000);
+		} else {
+			assert_string_equal(pe.imports[0].funcs[0], "#1");
+			assert_string_equal(pe.imports[0].funcs[9], "#10");
+			assert_string_equal(pe.imports[0].funcs[65534], "#65535");
+		}
 		assert_true(a.total < 64u << 20); /* the names alone would be 1 GB */
 		arena_free(&a);
 		free(b);

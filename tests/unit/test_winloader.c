@@ -89,6 +89,27 @@ static void test_paths(void **state)
 	assert_string_equal(win_expand_vars(&a, &e, "%SystemRoot%\\System32;%cuda_path%\\bin;%NOPE%"),
 			    "C:\\Windows\\System32;C:\\CUDA\\bin;%NOPE%");
 	assert_string_equal(win_env_get(&e, "SYSTEMROOT"), "C:\\Windows");
+	/* many references to a long value: cut at Windows' limit for a value (the expansion grew with
+	 * the square of the input before: 3,000 references to 16 KB made 48 MB) */
+	size_t vlen = 16384, refs = 3000;
+	char *env_text = malloc(vlen + 8), *many = malloc(refs * 3 + 1);
+	assert_non_null(env_text);
+	assert_non_null(many);
+	memcpy(env_text, "A=", 2);
+	memset(env_text + 2, 'x', vlen);
+	env_text[vlen + 2] = 0;
+	for (size_t i = 0; i < refs; i++)
+		memcpy(many + i * 3, "%A%", 3);
+	many[refs * 3] = 0;
+	struct envsnap big;
+	envsnap_parse(&big, &a, span_make(env_text, strlen(env_text)), "t");
+	size_t before = a.total;
+	const char *x = win_expand_vars(&a, &big, many);
+	assert_int_equal(strlen(x), WIN_MAX_ENV_VALUE);
+	assert_true(x[0] == 'x' && x[WIN_MAX_ENV_VALUE - 1] == 'x');
+	assert_true(a.total - before < 1u << 20);
+	free(env_text);
+	free(many);
 	arena_free(&a);
 }
 
