@@ -490,6 +490,19 @@ static void test_general_facts(void **state)
 	assert_string_equal(form->form, "link-not-found");
 	assert_string_equal(form->lib.name, "libcudart.so");
 	assert_string_equal(m->cands[0].cause->finding, "lib-not-found");
+	/* other linkers' wording of the same fact */
+	m = first_message("ld.lld: error: unable to find library -lcurand");
+	assert_non_null(m);
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.name, "libcurand.so");
+	assert_string_equal(m->cands[0].cause->finding, "lib-not-found");
+
+	/* a binding's lowerCamelCase status name is the C enum's code; an unknown one is nothing */
+	m = first_message("wrapper raised cudnn.cudnnStatusBadParam in conv2d");
+	assert_non_null(fact_of(m, EXF_CODE, 0));
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUDNN_STATUS_BAD_PARAM");
+	m = first_message("handle: cublasStatusAllocFailed");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUBLAS_STATUS_ALLOC_FAILED");
+	assert_null(first_message("cudnn wrapper: cudnnStatusLooksFine"));
 
 	const char *far = "$ export CUDA_VISIBLE_DEVICES=3\n$ python train.py\nloading\nloading\nloading\nloading\n"
 			  "loading\nloading\nRuntimeError: cuInit failed: CUDA_ERROR_NOT_INITIALIZED\n";
@@ -743,6 +756,21 @@ static const struct {
 	{ "ld: library not found for -lcudart", "lib-not-found" },
 	{ "Loaded runtime cuDNN library 8.2 but the program was compiled with 8.9", "framework-cudnn-mismatch" },
 	{ "nvidia: no CUDA device visible inside the podman container", "container-no-gpu" },
+	{ "The installed version of g++ (13.2.0) is greater than the maximum required version by CUDA 11.8", "nvcc-host-compiler-unsupported" },
+	{ "RuntimeError: Could not find `nvcc`; is the CUDA toolkit installed?", "cuda-toolkit-not-found" },
+	{ "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "cuda-toolkit-not-found" },
+	{ "CMake Error: CUDA Toolkit not found, set CUDAToolkit_ROOT", "cuda-toolkit-not-found" },
+	{ "meson.build:10: ERROR: Dependency \"cuda\" not found, tried pkgconfig and system", "cuda-toolkit-not-found" },
+	{ "configure: could not find any cuda.h in the given search paths", "cuda-toolkit-not-found" },
+	{ "Please recompile with USE_CUDA=1 to enable GPU usage", "framework-cpu-build" },
+	{ "warning: this binary was not compiled with GPU offload support, --n-gpu-layers is ignored", "framework-cpu-build" },
+	{ "ERROR: the GPU tree learner is not enabled in this build; rebuild with the GPU option", "framework-cpu-build" },
+	{ "kernels: this library was not compiled for any CUDA architecture <= 610", "no-kernel-image" },
+	{ "The GPU architecture of this machine (Pascal) is not compatible with the installed package, built for arch 70 75 80", "framework-gpu-arch" },
+	{ "clang: error: unsupported CUDA gpu architecture: sm_100", "gpu-unsupported-by-toolkit" },
+	{ "runtime: no compatible GPUs were discovered, using CPU", "no-device" },
+	{ "sh: 1: nvcc: not found", "cuda-toolkit-not-found" },
+	{ "warning: the graphics driver installed is not supported, please install a supported version", "driver-too-old" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -783,6 +811,13 @@ static const struct {
 	{ "the runtime is newer than last week", "driver-too-old" },
 	{ "installed under WSL 2 with GPU support", "wsl-libcuda" },
 	/* healthy build and start-up lines next to the classes of issue 12 part 2 */
+	{ "cmake -B build -DGGML_CUDA=ON", "framework-cpu-build" },
+	{ "the option --foo is not enabled in this build", "framework-cpu-build" },
+	{ "GPU driver: supported", "driver-too-old" },
+	{ "-- Looking for a CUDA compiler - /usr/local/cuda/bin/nvcc", "cuda-toolkit-not-found" },
+	{ "CUDA architectures: 75;80;86;89;90", "no-kernel-image" },
+	{ "Dependency cuda found: YES 12.4", "cuda-toolkit-not-found" },
+	{ "the tokenizer was not compiled for speed", "no-kernel-image" },
 	{ "gcc version 12.2.0 (Debian 12.2.0-14)", "nvcc-host-compiler-unsupported" },
 	{ "the compiler supports C++17", "nvcc-host-compiler-unsupported" },
 	{ "nvcc: NVIDIA (R) Cuda compiler driver, release 12.4", "cuda-toolkit-not-found" },
