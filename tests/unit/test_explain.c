@@ -773,6 +773,8 @@ static const struct {
 	{ "warning: the graphics driver installed is not supported, please install a supported version", "driver-too-old" },
 	{ "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/bits/stl_algo.h:88:3: error: expected a type specifier", "nvcc-host-compiler-unsupported" },
 	{ "C:\\VS\\include\\yvals_core.h(902): error STL1002: Unexpected compiler version, expected CUDA 12.4 or newer.", "nvcc-host-compiler-unsupported" },
+	{ "hint: start the container with --gpus all to give it the GPUs", "container-no-gpu" },
+	{ "error: this image must be run using the NVIDIA container runtime", "container-no-gpu" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -813,6 +815,8 @@ static const struct {
 	{ "the runtime is newer than last week", "driver-too-old" },
 	{ "installed under WSL 2 with GPU support", "wsl-libcuda" },
 	/* healthy build and start-up lines next to the classes of issue 12 part 2 */
+	{ "$ docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi", "container-no-gpu" },
+	{ "started worker 3 with 4 threads", "container-no-gpu" },
 	{ "/usr/include/c++/12/bits/stl_vector.h:1123:7: note: candidate: 'void push_back(const value_type&)'", "nvcc-host-compiler-unsupported" },
 	{ "In file included from /usr/include/c++/12/vector:66,", "nvcc-host-compiler-unsupported" },
 	{ "-- Installing: /opt/app/include/c++/util.h", "nvcc-host-compiler-unsupported" },
