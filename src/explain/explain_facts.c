@@ -660,6 +660,29 @@ static bool camel_case(const uint8_t *p, size_t n)
 	return isupper(p[0]) && upper >= 2 && lower > upper;
 }
 
+/* A status name of a library binding in lowerCamelCase (cudnnStatusArchMismatch, cublasStatusNotInitialized:
+ * Python and Julia wrappers) as the C enum's name, lower-cased (cudnn_status_arch_mismatch) into out[cap].
+ * Only for the libraries whose C names are PREFIX_STATUS_...; false for any other token. */
+static bool binding_status_name(const uint8_t *line, size_t n, char *out, size_t cap)
+{
+	static const char *const prefixes[] = { "cudnnStatus", "cublasStatus", "cusparseStatus", "cusolverStatus" };
+	bool known = false;
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !known; i++)
+		known = n > strlen(prefixes[i]) && memcmp(line, prefixes[i], strlen(prefixes[i])) == 0;
+	if (!known)
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k + 3 > cap || !isalnum(line[i]))
+			return false;
+		if (i > 0 && isupper(line[i]) && !isupper(line[i - 1]))
+			out[k++] = '_';
+		out[k++] = (char)tolower(line[i]);
+	}
+	out[k] = 0;
+	return true;
+}
+
 /* Names of codes, as word tokens: cudaErrorNoDevice, CUDA_ERROR_NO_DEVICE, CUDNN_STATUS_..., ncclSystemError. */
 static void read_names(struct explain_reader *L)
 {
@@ -679,6 +702,12 @@ static void read_names(struct explain_reader *L)
 			memmove(w + 1, w, k->len + 1);
 			w[0] = '~';
 			d = bsearch(w, L->cat->names, L->cat->n_names, sizeof L->cat->names[0], name_key_cmp);
+		}
+		char snake[128];
+		if (!d && (L->hints & H_CUDA) && binding_status_name(L->line.p + k->off, k->len, snake, sizeof snake)) {
+			d = bsearch(snake, L->cat->names, L->cat->n_names, sizeof L->cat->names[0], name_key_cmp);
+			while (d && d > L->cat->names && strcmp(d[-1].lc, snake) == 0)
+				d--;
 		}
 		if (d)
 			add_code(L, d->code, "name", (const char *)L->line.p + k->off, k->len);
@@ -751,10 +780,12 @@ static void read_texts(struct explain_reader *L)
 	}
 }
 
+/* Words that announce an API code. Not "errno": a POSIX errno ("[Errno 2] No such file or directory:
+ * '/usr/local/cuda/bin/nvcc'") is no GPU API's code, whatever the line names. */
 static bool is_keyword(const char *w)
 {
 	static const char *const kw[] = { "error", "err", "code", "failure", "status", "returned", "return",
-					  "result", "winerror", "errno", "retval", "rc" };
+					  "result", "winerror", "retval", "rc" };
 	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
 		if (strcmp(w, kw[i]) == 0)
 			return true;

@@ -335,7 +335,10 @@ text_cause() {
 	[ "$(text_cause "fabric manager version 535.1 doesn\xe2\x80\x99t match the driver 535.2")" = fabric-manager-not-running ]
 	# a code's short text counts when a CUDA word is on one of the lines just before
 	[ "$(text_cause "CUDA failure\n  at kernel.cu:10\n  message: invalid device function")" = no-kernel-image ]
-	[ "$(text_cause "message: invalid device function")" = none ]
+	[ "$(text_cause "CUDA failure\n  at kernel.cu:10\n  message: initialization error")" = no-driver ]
+	[ "$(text_cause "message: initialization error")" = none ]
+	# ... except where the text itself is distinctive: a failure class reads it alone
+	[ "$(text_cause "message: invalid device function")" = no-kernel-image ]
 	# a component missing after a Windows path is a DLL, after a Linux path a shared library
 	[ "$(text_cause "  File \"D:\\\\tools\\\\fft.py\", line 3\n OSError: cufft library not found")" = dll-not-found ]
 	[ "$(text_cause "  File \"/opt/tools/fft.py\", line 3\n OSError: cufft library not found")" = lib-not-found ]

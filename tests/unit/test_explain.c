@@ -490,6 +490,19 @@ static void test_general_facts(void **state)
 	assert_string_equal(form->form, "link-not-found");
 	assert_string_equal(form->lib.name, "libcudart.so");
 	assert_string_equal(m->cands[0].cause->finding, "lib-not-found");
+	/* other linkers' wording of the same fact */
+	m = first_message("ld.lld: error: unable to find library -lcurand");
+	assert_non_null(m);
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.name, "libcurand.so");
+	assert_string_equal(m->cands[0].cause->finding, "lib-not-found");
+
+	/* a binding's lowerCamelCase status name is the C enum's code; an unknown one is nothing */
+	m = first_message("wrapper raised cudnn.cudnnStatusBadParam in conv2d");
+	assert_non_null(fact_of(m, EXF_CODE, 0));
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUDNN_STATUS_BAD_PARAM");
+	m = first_message("handle: cublasStatusAllocFailed");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUBLAS_STATUS_ALLOC_FAILED");
+	assert_null(first_message("cudnn wrapper: cudnnStatusLooksFine"));
 
 	const char *far = "$ export CUDA_VISIBLE_DEVICES=3\n$ python train.py\nloading\nloading\nloading\nloading\n"
 			  "loading\nloading\nRuntimeError: cuInit failed: CUDA_ERROR_NOT_INITIALIZED\n";
@@ -705,6 +718,63 @@ static const struct {
 	{ "this build targets a CUDA newer than your NVIDIA driver supports", "driver-too-old" },
 	{ "compute capability 5.2 is lower than the required minimum of 6.0", "gpu-unsupported-by-toolkit" },
 	{ "this model needs a GPU with compute capability 8.0", "gpu-unsupported-by-toolkit" },
+	/* host compiler, toolkit not found, CPU-only builds, no code for the GPU, loader and linker
+	 * wordings (classes added for issue 12 part 2; written for this test) */
+	{ "nvcc fatal: unsupported GNU version! gcc versions later than 12 are not supported!", "nvcc-host-compiler-unsupported" },
+	{ "error: the host compiler version is not supported by this CUDA release", "nvcc-host-compiler-unsupported" },
+	{ "#error -- unsupported clang version! clang version must be less than 16 and greater than 3.2", "nvcc-host-compiler-unsupported" },
+	{ "Visual Studio 2022 17.10 is not a supported host compiler for this CUDA version", "nvcc-host-compiler-unsupported" },
+	{ "fatal: gcc 14 is newer than the newest host compiler nvcc 12.1 supports", "nvcc-host-compiler-unsupported" },
+	{ "build: Unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 are supported", "nvcc-host-compiler-unsupported" },
+	{ "setup.py: nvcc was not found on PATH, cannot build the extension", "cuda-toolkit-not-found" },
+	{ "make: nvcc: No such file or directory", "cuda-toolkit-not-found" },
+	{ "'nvcc' is not recognized as an internal or external command", "cuda-toolkit-not-found" },
+	{ "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", "cuda-toolkit-not-found" },
+	{ "error: CUDA_PATH points to a directory that does not exist", "cuda-toolkit-not-found" },
+	{ "CMake Error: No CMAKE_CUDA_COMPILER could be found.", "cuda-toolkit-not-found" },
+	{ "-- Could NOT find CUDAToolkit (missing: CUDAToolkit_INCLUDE_DIR)", "cuda-toolkit-not-found" },
+	{ "ext/kernel.cu:3:10: fatal error: cuda_runtime.h: No such file or directory", "cuda-toolkit-not-found" },
+	{ "src/ops.cpp(12): fatal error C1083: Cannot open include file: 'cublas_v2.h': No such file or directory", "cuda-toolkit-not-found" },
+	{ "mylib.cc:1: fatal error: 'cuda.h' file not found", "cuda-toolkit-not-found" },
+	{ "failed to locate the CUDA installation; set CUDA_HOME", "cuda-toolkit-not-found" },
+	{ "AssertionError: Torch not compiled with CUDA enabled", "torch-cpu-build" },
+	{ "this library was compiled without GPU support", "framework-cpu-build" },
+	{ "the installed package is a CPU-only build; GPU acceleration is unavailable", "framework-cpu-build" },
+	{ "GPU support is not enabled in this build", "framework-cpu-build" },
+	{ "warning: CUDA backend not available, falling back to CPU", "framework-cpu-build" },
+	{ "GPU provider is not available in this installation", "framework-cpu-build" },
+	{ "requested CUDA provider is not in the list of available providers", "framework-cpu-build" },
+	{ "a CUDA-enabled version of the package is not installed, falling back to cpu", "framework-cpu-build" },
+	{ "filterH: invalid device function", "no-kernel-image" },
+	{ "kernel launch failed: no kernel image for this GPU architecture", "no-kernel-image" },
+	{ "no binary for GPU in the fat binary", "no-kernel-image" },
+	{ "error: no compatible kernel found for the device architecture", "no-kernel-image" },
+	{ "The currently installed NVIDIA graphics driver is not supported by this application", "driver-too-old" },
+	{ "error while loading cufft64_11.dll", "dll-not-found" },
+	{ "Error loading \"C:\\app\\lib\\cudnn_ops64_9.dll\" or one of its dependencies.", "dll-not-found" },
+	{ "/usr/bin/ld: cannot find -lcublas", "lib-not-found" },
+	{ "ld: library not found for -lcudart", "lib-not-found" },
+	{ "Loaded runtime cuDNN library 8.2 but the program was compiled with 8.9", "framework-cudnn-mismatch" },
+	{ "nvidia: no CUDA device visible inside the podman container", "container-no-gpu" },
+	{ "The installed version of g++ (13.2.0) is greater than the maximum required version by CUDA 11.8", "nvcc-host-compiler-unsupported" },
+	{ "RuntimeError: Could not find `nvcc`; is the CUDA toolkit installed?", "cuda-toolkit-not-found" },
+	{ "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "cuda-toolkit-not-found" },
+	{ "CMake Error: CUDA Toolkit not found, set CUDAToolkit_ROOT", "cuda-toolkit-not-found" },
+	{ "meson.build:10: ERROR: Dependency \"cuda\" not found, tried pkgconfig and system", "cuda-toolkit-not-found" },
+	{ "configure: could not find any cuda.h in the given search paths", "cuda-toolkit-not-found" },
+	{ "Please recompile with USE_CUDA=1 to enable GPU usage", "framework-cpu-build" },
+	{ "warning: this binary was not compiled with GPU offload support, --n-gpu-layers is ignored", "framework-cpu-build" },
+	{ "ERROR: the GPU tree learner is not enabled in this build; rebuild with the GPU option", "framework-cpu-build" },
+	{ "kernels: this library was not compiled for any CUDA architecture <= 610", "no-kernel-image" },
+	{ "The GPU architecture of this machine (Pascal) is not compatible with the installed package, built for arch 70 75 80", "framework-gpu-arch" },
+	{ "clang: error: unsupported CUDA gpu architecture: sm_100", "gpu-unsupported-by-toolkit" },
+	{ "runtime: no compatible GPUs were discovered, using CPU", "no-device" },
+	{ "sh: 1: nvcc: not found", "cuda-toolkit-not-found" },
+	{ "warning: the graphics driver installed is not supported, please install a supported version", "driver-too-old" },
+	{ "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/bits/stl_algo.h:88:3: error: expected a type specifier", "nvcc-host-compiler-unsupported" },
+	{ "C:\\VS\\include\\yvals_core.h(902): error STL1002: Unexpected compiler version, expected CUDA 12.4 or newer.", "nvcc-host-compiler-unsupported" },
+	{ "hint: start the container with --gpus all to give it the GPUs", "container-no-gpu" },
+	{ "error: this image must be run using the NVIDIA container runtime", "container-no-gpu" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -744,6 +814,54 @@ static const struct {
 	{ "compute capability 8.6 is supported", "gpu-unsupported-by-toolkit" },
 	{ "the runtime is newer than last week", "driver-too-old" },
 	{ "installed under WSL 2 with GPU support", "wsl-libcuda" },
+	/* healthy build and start-up lines next to the classes of issue 12 part 2 */
+	{ "$ docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi", "container-no-gpu" },
+	{ "started worker 3 with 4 threads", "container-no-gpu" },
+	{ "/usr/include/c++/12/bits/stl_vector.h:1123:7: note: candidate: 'void push_back(const value_type&)'", "nvcc-host-compiler-unsupported" },
+	{ "In file included from /usr/include/c++/12/vector:66,", "nvcc-host-compiler-unsupported" },
+	{ "-- Installing: /opt/app/include/c++/util.h", "nvcc-host-compiler-unsupported" },
+	{ "cmake -B build -DGGML_CUDA=ON", "framework-cpu-build" },
+	{ "the option --foo is not enabled in this build", "framework-cpu-build" },
+	{ "GPU driver: supported", "driver-too-old" },
+	{ "-- Looking for a CUDA compiler - /usr/local/cuda/bin/nvcc", "cuda-toolkit-not-found" },
+	{ "CUDA architectures: 75;80;86;89;90", "no-kernel-image" },
+	{ "Dependency cuda found: YES 12.4", "cuda-toolkit-not-found" },
+	{ "the tokenizer was not compiled for speed", "no-kernel-image" },
+	{ "gcc version 12.2.0 (Debian 12.2.0-14)", "nvcc-host-compiler-unsupported" },
+	{ "the compiler supports C++17", "nvcc-host-compiler-unsupported" },
+	{ "nvcc: NVIDIA (R) Cuda compiler driver, release 12.4", "cuda-toolkit-not-found" },
+	{ "CUDA_HOME=/usr/local/cuda", "cuda-toolkit-not-found" },
+	{ "-- Found CUDAToolkit: /usr/local/cuda/include (found version \"12.4.131\")", "cuda-toolkit-not-found" },
+	{ "#include <cuda_runtime.h>", "cuda-toolkit-not-found" },
+	{ "config.h: No such file or directory", "cuda-toolkit-not-found" },
+	{ "compiled with CUDA 12.1 support", "framework-cpu-build" },
+	{ "CPU version: Intel(R) Xeon(R) Gold 6230", "framework-cpu-build" },
+	{ "Available providers: ['CUDAExecutionProvider', 'CPUExecutionProvider']", "framework-cpu-build" },
+	{ "GPU support is enabled", "framework-cpu-build" },
+	{ "CUDA backend available: True", "framework-cpu-build" },
+	{ "device function table loaded", "no-kernel-image" },
+	{ "loading model.dll", "dll-not-found" },
+	{ "ld: found -lcudart in /usr/local/cuda/lib64", "lib-not-found" },
+	{ "the NVIDIA driver is supported", "driver-too-old" },
+	{ "the docker container started", "container-no-gpu" },
+	{ "falling back to the CPU tokenizer for speed", "framework-cpu-build" },
+	{ "using the CPU version of the kernel for small inputs", "framework-cpu-build" },
+	{ "warning: option -Wfoo is not supported by this compiler", "nvcc-host-compiler-unsupported" },
+	{ "ODBC driver version is not supported", "driver-too-old" },
+	{ "loaded cuDNN 9.1.0 (runtime), torch built with cuDNN 9.1.0", "framework-cudnn-mismatch" },
+	{ "CUDA_HOME is set to /usr/local/cuda-12.4", "cuda-toolkit-not-found" },
+	{ "nvcc --version: Cuda compilation tools, release 12.4, V12.4.131", "cuda-toolkit-not-found" },
+	{ "no kernel changes were needed for the device tree", "no-kernel-image" },
+	{ "-- The CUDA compiler identification is NVIDIA 12.4.131", "cuda-toolkit-not-found" },
+	{ "-- Check for working CUDA compiler: /usr/local/cuda/bin/nvcc - skipped", "cuda-toolkit-not-found" },
+	{ "#include \"cuda_runtime.h\"", "cuda-toolkit-not-found" },
+	{ "[ 50%] Linking CXX shared library libops.so -lcudart -lcublas", "lib-not-found" },
+	{ "CUDA extension loaded from ops.so", "framework-cpu-build" },
+	{ "Using CUDA backend with 2 devices", "framework-cpu-build" },
+	{ "ERROR: could not find the file model.ckpt", "cuda-toolkit-not-found" },
+	{ "gcc (GCC) 13.2.1 20230801", "nvcc-host-compiler-unsupported" },
+	{ "Successfully opened dynamic library libcudart.so.12", "lib-not-found" },
+	{ "torch 2.3.1+cu121, cuda available: True", "framework-cpu-build" },
 };
 
 static void test_classes(void **state)
