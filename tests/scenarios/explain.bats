@@ -252,6 +252,33 @@ EOF
 	[ "$(cause_conf cudnn-zlibwapi-missing)" != high ]
 }
 
+@test "Windows tree with an older cublasLt64_11.dll first on PATH: error 127 is dll-proc-not-found, confirmed" {
+	[ -f "$CUDX_SRC/tests/fixtures/windows/tree.sh" ] || skip_fixture "Windows fixtures not in this build"
+	export WINFIX="$CUDX_BUILD/winfix"
+	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || true
+	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || skip_fixture "mingw-w64/lld missing: no PE fixtures"
+	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
+	R="$root/c"
+	wintree_init "$R"
+	cudnn_bin='C:\Program Files\NVIDIA\CUDNN\v8.9\bin'
+	cuda11='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8'
+	wintree_put "$R" "$cudnn_bin" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$cudnn_bin" x64/zlibwapi.dll
+	wintree_put "$R" 'C:\Tools\bin' x64/old/cublasLt64_11.dll
+	wintree_put "$R" "$cuda11\\bin" x64/cublasLt64_11.dll
+	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=C:\\Windows\\system32;C:\\Tools\\bin;$cuda11\\bin;$cudnn_bin"
+	msg="Could not load library cudnn_cnn_infer64_8.dll. Error code 127"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
+	[ "$status" -eq 1 ]
+	# check's finding on this tree confirms the cause: it is first and high
+	[ "$(first_cause)" = "dll-proc-not-found high" ]
+	jq -e '.causes[0].evidence | map(test("cublasLtCreate")) | any' <<<"$output"
+	# without the older copy nothing confirms it
+	rm "$R/Tools/bin/cublasLt64_11.dll"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
+	[ "$(cause_conf dll-proc-not-found)" != high ]
+}
+
 @test "input: stdin, '-', --file, a whole log with several messages (most relevant first)" {
 	log="$root.log"
 	printf '%s\n' \
