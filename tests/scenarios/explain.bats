@@ -226,11 +226,16 @@ EOF
 	[[ "$output" == *"probably came from another environment"* ]]
 }
 
-@test "Windows tree missing zlibwapi.dll: error 126 for cudnn_cnn_infer64_8.dll is cudnn-zlibwapi-missing" {
+# A copy of C: in $R (mingw-built PE fixtures) with cuDNN 8's cudnn_cnn_infer64_8.dll and CUDA
+# 11.8's cublasLt64_11.dll; sets cudnn_bin and cuda11. Skips when the fixtures cannot be built.
+win_cudnn_tree() {
 	[ -f "$CUDX_SRC/tests/fixtures/windows/tree.sh" ] || skip_fixture "Windows fixtures not in this build"
 	export WINFIX="$CUDX_BUILD/winfix"
-	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || true
+	if [ ! -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || [ ! -f "$WINFIX/x64/old/cublasLt64_11.dll" ]; then
+		sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || true
+	fi
 	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip_fixture "mingw-w64/lld missing: no PE fixtures"
+	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || skip_fixture "mingw-w64 missing: no PE fixtures"
 	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
 	R="$root/c"
 	wintree_init "$R"
@@ -238,6 +243,10 @@ EOF
 	cuda11='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8'
 	wintree_put "$R" "$cudnn_bin" x64/cudnn_cnn_infer64_8.dll
 	wintree_put "$R" "$cuda11\\bin" x64/cublasLt64_11.dll
+}
+
+@test "Windows tree missing zlibwapi.dll: error 126 for cudnn_cnn_infer64_8.dll is cudnn-zlibwapi-missing" {
+	win_cudnn_tree
 	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=C:\\Windows\\system32;C:\\Windows;$cuda11\\bin;$cudnn_bin"
 	run_strict "$CUDX" check --no-probe --root "$R" --env "$env_file" --json
 	finding_ids | grep -qx cudnn-zlibwapi-missing || skip_fixture "the Windows rules are not in this build"
@@ -253,19 +262,9 @@ EOF
 }
 
 @test "Windows tree with an older cublasLt64_11.dll first on PATH: error 127 is dll-proc-not-found, confirmed" {
-	[ -f "$CUDX_SRC/tests/fixtures/windows/tree.sh" ] || skip_fixture "Windows fixtures not in this build"
-	export WINFIX="$CUDX_BUILD/winfix"
-	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || true
-	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || skip_fixture "mingw-w64/lld missing: no PE fixtures"
-	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
-	R="$root/c"
-	wintree_init "$R"
-	cudnn_bin='C:\Program Files\NVIDIA\CUDNN\v8.9\bin'
-	cuda11='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8'
-	wintree_put "$R" "$cudnn_bin" x64/cudnn_cnn_infer64_8.dll
+	win_cudnn_tree
 	wintree_put "$R" "$cudnn_bin" x64/zlibwapi.dll
 	wintree_put "$R" 'C:\Tools\bin' x64/old/cublasLt64_11.dll
-	wintree_put "$R" "$cuda11\\bin" x64/cublasLt64_11.dll
 	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=C:\\Windows\\system32;C:\\Tools\\bin;$cuda11\\bin;$cudnn_bin"
 	msg="Could not load library cudnn_cnn_infer64_8.dll. Error code 127"
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
