@@ -567,36 +567,45 @@ static int str_cmp(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* A DLL's export names sorted, for lookup by name. */
-static const char **sorted_exports(struct arena *a, const struct pe_info *pe)
+/* A DLL's exports as sorted tables: names for lookup by name, ordinals for lookup by ordinal
+ * (a crafted pair of DLLs may hold 65,536 ordinal imports against 262,144 exports: a linear
+ * search per import would be 17 G comparisons). */
+struct export_index {
+	const char **names;
+	size_t n_names;
+	uint32_t *ordinals;
+	size_t n_ordinals;
+};
+
+static int u32_cmp(const void *x, const void *y)
 {
-	const char **v = arena_calloc(a, pe->n_exports ? pe->n_exports : 1, sizeof *v);
-	size_t n = 0;
-	for (size_t i = 0; i < pe->n_exports; i++)
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static void index_exports(struct arena *a, const struct pe_info *pe, struct export_index *ix)
+{
+	size_t n = pe->n_exports ? pe->n_exports : 1;
+	ix->names = arena_calloc(a, n, sizeof *ix->names);
+	ix->ordinals = arena_calloc(a, n, sizeof *ix->ordinals);
+	ix->n_names = 0;
+	for (size_t i = 0; i < pe->n_exports; i++) {
 		if (pe->exports[i].name)
-			v[n++] = pe->exports[i].name;
-	qsort(v, n, sizeof *v, str_cmp);
-	return v;
+			ix->names[ix->n_names++] = pe->exports[i].name;
+		ix->ordinals[i] = pe->exports[i].ordinal;
+	}
+	ix->n_ordinals = pe->n_exports;
+	qsort(ix->names, ix->n_names, sizeof *ix->names, str_cmp);
+	qsort(ix->ordinals, ix->n_ordinals, sizeof *ix->ordinals, u32_cmp);
 }
 
-static size_t n_named_exports(const struct pe_info *pe)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < pe->n_exports; i++)
-		n += pe->exports[i].name != NULL;
-	return n;
-}
-
-static bool exports_proc(const struct pe_info *pe, const char **sorted, size_t n_sorted, const char *proc)
+static bool exports_proc(const struct export_index *ix, const char *proc)
 {
 	if (proc[0] == '#') { /* by ordinal */
-		unsigned long ord = strtoul(proc + 1, NULL, 10);
-		for (size_t i = 0; i < pe->n_exports; i++)
-			if (pe->exports[i].ordinal == ord)
-				return true;
-		return false;
+		uint32_t ord = (uint32_t)strtoul(proc + 1, NULL, 10);
+		return bsearch(&ord, ix->ordinals, ix->n_ordinals, sizeof *ix->ordinals, u32_cmp) != NULL;
 	}
-	return bsearch(&proc, sorted, n_sorted, sizeof *sorted, str_cmp) != NULL;
+	return bsearch(&proc, ix->names, ix->n_names, sizeof *ix->names, str_cmp) != NULL;
 }
 
 /* True when the PE file at in-root path exports every name in procs. */
@@ -612,10 +621,10 @@ static bool copy_exports_all(struct win_loader *L, const char *path, const char 
 	sysroot_unmap(&m);
 	if (!ok)
 		return false;
-	const char **sorted = sorted_exports(a, &pe);
-	size_t ns = n_named_exports(&pe);
+	struct export_index ix;
+	index_exports(a, &pe, &ix);
 	for (size_t i = 0; i < n && ok; i++)
-		ok = exports_proc(&pe, sorted, ns, procs[i]);
+		ok = exports_proc(&ix, procs[i]);
 	return ok;
 }
 
@@ -624,7 +633,7 @@ static bool copy_exports_all(struct win_loader *L, const char *path, const char 
 static void check_imports(struct win_loader *L, struct win_tree *t)
 {
 	struct arena *a = L->ctx->arena;
-	const char ***sorted = arena_calloc(a, t->n ? t->n : 1, sizeof *sorted);
+	struct export_index **ix = arena_calloc(a, t->n ? t->n : 1, sizeof *ix);
 	for (size_t i = 1; i < t->n; i++) {
 		struct win_node *nd = &t->nodes[i];
 		if (nd->delay || !nd->import || nd->import->delay)
@@ -633,12 +642,13 @@ static void check_imports(struct win_loader *L, struct win_tree *t)
 		const struct pe_info *prov = p >= 0 ? t->nodes[p].pe : NULL;
 		if (!prov || t->nodes[p].res.system)
 			continue;
-		if (!sorted[p])
-			sorted[p] = sorted_exports(a, prov);
-		size_t ns = n_named_exports(prov);
+		if (!ix[p]) {
+			ix[p] = arena_alloc(a, sizeof *ix[p]);
+			index_exports(a, prov, ix[p]);
+		}
 		for (size_t k = 0; k < nd->import->n_funcs; k++) {
 			const char *proc = nd->import->funcs[k];
-			if (exports_proc(prov, sorted[p], ns, proc))
+			if (exports_proc(ix[p], proc))
 				continue;
 			if (nd->n_missing_procs < WIN_MAX_MISSING_PROCS) {
 				if (!nd->missing_procs)

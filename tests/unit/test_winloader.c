@@ -327,6 +327,22 @@ static void test_tree(void **state)
 	arena_free(&c.a);
 }
 
+/* The one node of the tree with imports its DLL does not export: named name, missing only proc. */
+static const struct win_node *only_node_missing(const struct win_tree *t, const char *name, const char *proc)
+{
+	const struct win_node *found = NULL;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->nodes[i].n_missing_procs) {
+			assert_null(found);
+			found = &t->nodes[i];
+		}
+	assert_non_null(found);
+	assert_string_equal(found->name, name);
+	assert_int_equal(found->n_missing_procs, 1);
+	assert_string_equal(found->missing_procs[0], proc);
+	return found;
+}
+
 /* Error 127: the cublasLt64_11.dll first on PATH lacks cublasLtCreate, which the cuDNN fixture
  * imports; the copy under %CUDA_PATH%\bin (not reached) has it. */
 static void test_tree_missing_export(void **state)
@@ -342,20 +358,28 @@ static void test_tree_missing_export(void **state)
 	setup_ctx(&c, "CUDA_PATH=C:\\cuda11\nPath=C:\\tools;C:\\cudnn\\bin\n", NULL);
 	struct win_tree t;
 	win_tree_build(&c.L, "cudnn_cnn_infer64_8.dll", NULL, &t);
-	size_t flagged = 0;
-	for (size_t i = 0; i < t.n; i++) {
-		const struct win_node *n = &t.nodes[i];
-		if (!n->n_missing_procs)
-			continue;
-		flagged++;
-		assert_string_equal(n->name, "cublasLt64_11.dll");
-		assert_string_equal(win_chosen(&n->res)->path, "/tools/cublasLt64_11.dll");
-		assert_int_equal(n->n_missing_procs, 1);
-		assert_string_equal(n->missing_procs[0], "cublasLtCreate");
-		assert_non_null(n->procs_elsewhere);
-		assert_string_equal(n->procs_elsewhere, "/cuda11/bin/cublasLt64_11.dll");
-	}
-	assert_int_equal(flagged, 1); /* zlibwapi.dll exports inflate; nvcuda.dll is delay-loaded */
+	/* zlibwapi.dll exports inflate; nvcuda.dll is delay-loaded */
+	const struct win_node *n = only_node_missing(&t, "cublasLt64_11.dll", "cublasLtCreate");
+	assert_string_equal(win_chosen(&n->res)->path, "/tools/cublasLt64_11.dll");
+	assert_non_null(n->procs_elsewhere);
+	assert_string_equal(n->procs_elsewhere, "/cuda11/bin/cublasLt64_11.dll");
+	arena_free(&c.a);
+}
+
+/* Imports by ordinal: byord.dll takes ordinals 1 and 7 from zlibwapi.dll, whose stub exports
+ * only inflate (ordinal 1). */
+static void test_tree_missing_ordinal(void **state)
+{
+	(void)state;
+	need_fixtures();
+	fresh_tree();
+	put("app", "x64/byord.dll", "byord.dll");
+	put("app", "x64/zlibwapi.dll", "zlibwapi.dll");
+	struct env_case c;
+	setup_ctx(&c, "Path=C:\\app\n", NULL);
+	struct win_tree t;
+	win_tree_build(&c.L, "byord.dll", NULL, &t);
+	assert_null(only_node_missing(&t, "zlibwapi.dll", "#7")->procs_elsewhere);
 	arena_free(&c.a);
 }
 
@@ -372,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_wow64),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_tree_missing_export),
+		cmocka_unit_test(test_tree_missing_ordinal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
