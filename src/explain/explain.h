@@ -248,9 +248,11 @@ struct explain_linefacts {
 	size_t used;
 };
 
-/* The reader of lines: its token table and filters are reused for every line. */
+/* The reader of lines: its token table and filters are reused for every line, none longer than
+ * max_line bytes (the tables are sized by it: a short message needs no room for a 64 KiB line). */
 struct explain_reader;
-struct explain_reader *explain_reader_new(struct arena *a, const struct explain_catalog *cat);
+struct explain_reader *explain_reader_new(struct arena *a, const struct explain_catalog *cat,
+					  size_t max_line);
 /* Read every fact of one normalised line (lc: its lower-cased copy, same length). */
 void explain_line_facts(struct explain_reader *r, struct span line, struct span lc, size_t line_no,
 			struct explain_linefacts *out);

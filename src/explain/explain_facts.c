@@ -28,8 +28,8 @@ struct explain_reader {
 	struct span line, lc;
 	size_t line_no;
 	struct explain_linefacts *out;
-	struct tok toks[MAX_TOKENS];
-	size_t n_toks;
+	struct tok *toks; /* max_toks of them: a line of n bytes has at most n / 2 + 1 words */
+	size_t n_toks, max_toks;
 	unsigned hints;
 	/* the hints of the lines before: a block "CUDA Error:" / "File: ..." / "Error text: ..." */
 	unsigned near_hints[NEAR_LINES];
@@ -65,7 +65,7 @@ static bool has_lc(const struct explain_reader *L, const char *s)
 static void tokenize(struct explain_reader *L)
 {
 	L->n_toks = 0;
-	for (size_t i = 0; i < L->line.n && L->n_toks < MAX_TOKENS;) {
+	for (size_t i = 0; i < L->line.n && L->n_toks < L->max_toks;) {
 		if (!word_char(L->line.p[i])) {
 			i++;
 			continue;
@@ -1025,10 +1025,13 @@ static void read_versions(struct explain_reader *L)
 	}
 }
 
-struct explain_reader *explain_reader_new(struct arena *a, const struct explain_catalog *cat)
+struct explain_reader *explain_reader_new(struct arena *a, const struct explain_catalog *cat,
+					  size_t max_line)
 {
 	struct explain_reader *L = arena_alloc(a, sizeof *L);
 	L->cat = cat;
+	L->max_toks = max_line / 2 + 1 < MAX_TOKENS ? max_line / 2 + 1 : MAX_TOKENS;
+	L->toks = arena_calloc(a, L->max_toks, sizeof *L->toks);
 	memset(L->near_hints, 0, sizeof L->near_hints);
 	return L;
 }

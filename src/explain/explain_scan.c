@@ -172,10 +172,12 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	if (text.n > EXPLAIN_MAX_INPUT)
 		text.n = EXPLAIN_MAX_INPUT;
 	out->bytes = text.n;
-	/* buffers reused for every line */
-	char *norm = arena_alloc(a, EXPLAIN_MAX_LINE + 1), *lc = arena_alloc(a, EXPLAIN_MAX_LINE + 1);
+	/* buffers reused for every line, sized by the longest line this text can have (they are
+	 * zeroed: 64 KiB ones cost more than a short message's whole scan) */
+	size_t max_line = text.n < EXPLAIN_MAX_LINE ? text.n : EXPLAIN_MAX_LINE;
+	char *norm = arena_alloc(a, max_line + 1), *lc = arena_alloc(a, max_line + 1);
 	struct explain_linefacts *ring = arena_calloc(a, RING, sizeof *ring);
-	struct explain_reader *reader = explain_reader_new(a, cat);
+	struct explain_reader *reader = explain_reader_new(a, cat, max_line);
 	size_t off = 0;
 	while (off < text.n) {
 		const uint8_t *nl = memchr(text.p + off, '\n', text.n - off);
