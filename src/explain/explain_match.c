@@ -62,10 +62,9 @@ static int compile_alts(struct arena *a, const char *body, size_t len, struct ex
 	return 0;
 }
 
-int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
-			    const char **err)
+/* Compile into p with p->items pointing at room for EXPLAIN_MAX_ITEMS items. */
+static int compile_items(struct arena *a, const char *src, struct explain_pattern *p, const char **err)
 {
-	memset(p, 0, sizeof *p);
 	size_t n = strlen(src);
 	char *lit = arena_alloc(a, n + 1);
 	size_t ll = 0;
@@ -181,6 +180,23 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 			p->anchor_len = p->items[i].lit_len;
 		}
 	return 0;
+}
+
+int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
+			    const char **err)
+{
+	/* items are compiled into room for the most a pattern may have, then kept at their number
+	 * (a catalogue holds hundreds of patterns; most have a few items) */
+	struct explain_item room[EXPLAIN_MAX_ITEMS];
+	memset(p, 0, sizeof *p);
+	p->items = room;
+	int rc = compile_items(a, src, p, err);
+	p->items = rc == 0 ? arena_alloc(a, p->n_items * sizeof *p->items) : NULL;
+	if (rc == 0)
+		memcpy(p->items, room, p->n_items * sizeof *p->items);
+	else
+		p->n_items = 0;
+	return rc;
 }
 
 long explain_find_lc(struct span lc, size_t from, const char *needle, size_t nlen)

@@ -70,7 +70,7 @@ struct explain_item {
 };
 
 struct explain_pattern {
-	struct explain_item items[EXPLAIN_MAX_ITEMS];
+	struct explain_item *items; /* n_items of them, at most EXPLAIN_MAX_ITEMS */
 	size_t n_items;
 	size_t n_caps;
 	const char *anchor; /* longest literal, lower-cased: a cheap pre-filter */
