@@ -512,8 +512,16 @@ static void add_kb_texts(struct arena *a, struct explain_catalog *cat, const str
 {
 	size_t n_file = cat->n_texts, n_heads;
 	const struct explain_text_key *heads = link_rows(a, cat->texts, n_file, &n_heads);
-	for (size_t i = 0; i < kb->n_texts && cat->n_texts < EXPLAIN_MAX_ROWS; i++) {
-		struct explain_text_def *d = ARENA_PUSH(a, cat->texts, cat->n_texts, cat->cap_texts);
+	size_t n_kb = kb->n_texts;
+	if (n_kb > EXPLAIN_MAX_ROWS - n_file)
+		n_kb = n_file < EXPLAIN_MAX_ROWS ? EXPLAIN_MAX_ROWS - n_file : 0;
+	/* room for all of them at once: pushed one by one, ~1,000 rows were copied ten times */
+	if (cat->cap_texts < n_file + n_kb) {
+		cat->texts = arena_grow(a, cat->texts, n_file, n_file + n_kb, sizeof *cat->texts);
+		cat->cap_texts = n_file + n_kb;
+	}
+	for (size_t i = 0; i < n_kb; i++) {
+		struct explain_text_def *d = &cat->texts[cat->n_texts++];
 		*d = kb->texts[i];
 		if (d->next_same >= 0)
 			d->next_same += (long)n_file;
