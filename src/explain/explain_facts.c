@@ -1031,7 +1031,7 @@ struct explain_reader *explain_reader_new(struct arena *a, const struct explain_
 	struct explain_reader *L = arena_alloc(a, sizeof *L);
 	L->cat = cat;
 	L->max_toks = max_line / 2 + 1 < MAX_TOKENS ? max_line / 2 + 1 : MAX_TOKENS;
-	L->toks = arena_calloc(a, L->max_toks, sizeof *L->toks);
+	L->toks = arena_alloc_uninit(a, L->max_toks * sizeof *L->toks); /* tokenize() fills them */
 	memset(L->near_hints, 0, sizeof L->near_hints);
 	return L;
 }

@@ -172,11 +172,14 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	if (text.n > EXPLAIN_MAX_INPUT)
 		text.n = EXPLAIN_MAX_INPUT;
 	out->bytes = text.n;
-	/* buffers reused for every line, sized by the longest line this text can have (they are
-	 * zeroed: 64 KiB ones cost more than a short message's whole scan) */
+	/* buffers reused for every line, sized by the longest line this text can have, and not
+	 * zeroed: each line writes its own before reading (a line's facts are read back only by its
+	 * number, set below before any line is read) */
 	size_t max_line = text.n < EXPLAIN_MAX_LINE ? text.n : EXPLAIN_MAX_LINE;
-	char *norm = arena_alloc(a, max_line + 1), *lc = arena_alloc(a, max_line + 1);
-	struct explain_linefacts *ring = arena_calloc(a, RING, sizeof *ring);
+	char *norm = arena_alloc_uninit(a, max_line + 1), *lc = arena_alloc_uninit(a, max_line + 1);
+	struct explain_linefacts *ring = arena_alloc_uninit(a, RING * sizeof *ring);
+	for (size_t i = 0; i < RING; i++)
+		ring[i].line_no = 0;
 	struct explain_reader *reader = explain_reader_new(a, cat, max_line);
 	size_t off = 0;
 	while (off < text.n) {

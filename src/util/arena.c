@@ -33,6 +33,13 @@ void arena_free(struct arena *a)
 
 void *arena_alloc(struct arena *a, size_t size)
 {
+	void *p = arena_alloc_uninit(a, size);
+	memset(p, 0, size);
+	return p;
+}
+
+void *arena_alloc_uninit(struct arena *a, size_t size)
+{
 	const size_t align = sizeof(max_align_t);
 	if (size > SIZE_MAX / 2) {
 		fprintf(stderr, "cudx: allocation of %zu bytes refused\n", size);
@@ -61,7 +68,6 @@ void *arena_alloc(struct arena *a, size_t size)
 	void *p = (char *)b->data + b->used;
 	b->used += size;
 	a->total += size;
-	memset(p, 0, size);
 	return p;
 }
 

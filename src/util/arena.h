@@ -22,6 +22,9 @@ void arena_free(struct arena *a);
 /* zeroed memory, aligned for any type */
 void *arena_alloc(struct arena *a, size_t size);
 void *arena_calloc(struct arena *a, size_t n, size_t size);
+/* memory not zeroed, for large buffers their user writes before reading (zeroing a reader's
+ * 64 KiB of scratch per call cost more than the reading) */
+void *arena_alloc_uninit(struct arena *a, size_t size);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...) CUDX_PRINTF(2, 3);
