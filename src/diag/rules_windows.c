@@ -317,15 +317,11 @@ static const char *proc_list(struct win_diag *wd, const struct win_node *nd, siz
 	return s;
 }
 
-/* The node that loaded name (an "already loaded" edge shares its resolution, not its file). */
+/* The node that loaded nd's name (nd itself unless it is a repeat). */
 static const struct win_node *loaded_node(const struct win_tree *t, const struct win_node *nd)
 {
-	if (!nd->repeat)
-		return nd;
-	for (size_t i = 0; i < t->n; i++)
-		if (!t->nodes[i].repeat && strcasecmp(t->nodes[i].name, nd->name) == 0)
-			return &t->nodes[i];
-	return nd;
+	int p = nd->repeat ? win_tree_loaded(t, nd->name) : -1;
+	return p >= 0 ? &t->nodes[p] : nd;
 }
 
 static void diag_proc_missing(struct win_diag *wd, const struct win_tree *t, size_t i)

@@ -489,7 +489,7 @@ void win_resolve(struct win_loader *L, const char *name, const char *from_dir, s
 	}
 }
 
-static int find_node(const struct win_tree *t, const char *name)
+int win_tree_loaded(const struct win_tree *t, const char *name)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (!t->nodes[i].repeat && strcasecmp(t->nodes[i].name, name) == 0)
@@ -543,7 +543,7 @@ static void walk_tree(struct win_loader *L, const char *name, const char *from_d
 				return;
 			}
 			const struct pe_import *imp = &pe->imports[k];
-			int prev = find_node(t, imp->dll);
+			int prev = win_tree_loaded(t, imp->dll);
 			struct win_node *ch = ARENA_PUSH(a, t->nodes, t->n, t->cap);
 			ch->name = imp->dll;
 			ch->parent = (int)i;
@@ -638,7 +638,7 @@ static void check_imports(struct win_loader *L, struct win_tree *t)
 		struct win_node *nd = &t->nodes[i];
 		if (nd->delay || !nd->import || nd->import->delay)
 			continue;
-		int p = nd->repeat ? find_node(t, nd->name) : (int)i;
+		int p = nd->repeat ? win_tree_loaded(t, nd->name) : (int)i;
 		const struct pe_info *prov = p >= 0 ? t->nodes[p].pe : NULL;
 		if (!prov || t->nodes[p].res.system)
 			continue;

@@ -126,6 +126,9 @@ void win_resolve(struct win_loader *L, const char *name, const char *from_dir, s
  * DLL found, breadth first, each name resolved once as the loaded-module list does. from_dir: the
  * directory of the module that loads name (used in DEFAULT_DIRS mode), or NULL. */
 void win_tree_build(struct win_loader *L, const char *name, const char *from_dir, struct win_tree *tree);
+/* The node that loaded name: the first one not marked as a repeat (an "already loaded" edge
+ * shares its resolution, not its file), or -1. */
+int win_tree_loaded(const struct win_tree *t, const char *name);
 /* The candidate taken, or NULL */
 const struct win_candidate *win_chosen(const struct win_resolution *r);
 /* In-root path of the System32 the process sees (SysWOW64 for an x86 process when present). */
