@@ -94,6 +94,7 @@ struct explain_text_def {
 	bool needs_api_word; /* short or common: counts only on a line that names a GPU API */
 	long next_same;      /* the next row with the same text (another API's), -1 when none */
 	bool first;          /* the first row of its text: the one the reader looks for */
+	uint64_t pair_bits;  /* explain_pair_bits() of lc */
 };
 
 /* An error code's name (or alias), lower-case, for lookup by token. */

@@ -365,7 +365,7 @@ static void push_text(struct arena *a, struct explain_text_def **texts, size_t *
 	for (size_t i = 0; i < n; i++)
 		ascii &= (unsigned char)lc[i] < 0x80;
 	*ARENA_PUSH(a, *texts, *n_texts, *cap_texts) =
-		(struct explain_text_def){ e, lc, n, ascii && n < EXPLAIN_SHORT_TEXT, -1, true };
+		(struct explain_text_def){ e, lc, n, ascii && n < EXPLAIN_SHORT_TEXT, -1, true, explain_pair_bits(lc, n) };
 }
 
 static void add_kb_text(struct arena *a, struct explain_kb_part *kb, const struct kb_error *e, const char *text)

@@ -34,6 +34,7 @@ struct explain_reader {
 	/* the hints of the lines before: a block "CUDA Error:" / "File: ..." / "Error text: ..." */
 	unsigned near_hints[NEAR_LINES];
 	uint64_t pairs[4096 / 64];
+	uint64_t pair_bits; /* explain_pair_bits() of the line */
 	struct explain_capbuf buf;
 };
 
@@ -129,6 +130,13 @@ static void pairs_of(struct explain_reader *L)
 		unsigned h = pair_hash(L->lc.p[i], L->lc.p[i + 1]);
 		L->pairs[h / 64] |= (uint64_t)1 << (h % 64);
 	}
+	L->pair_bits = explain_pair_bits((const char *)L->lc.p, L->lc.n);
+}
+
+/* may_contain() behind the 64-bit test (bits: explain_pair_bits() of lit) */
+static bool may_contain_bits(const struct explain_reader *L, uint64_t bits, const char *lit, size_t n)
+{
+	return !(bits & ~L->pair_bits) && may_contain(L, lit, n);
 }
 
 static bool may_contain(const struct explain_reader *L, const char *lit, size_t n)
@@ -563,7 +571,7 @@ static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 		const struct explain_pattern_def *d = &L->cat->patterns[i];
 		if (d->generic && !d->form && tool_phrase)
 			continue;
-		if (d->pat.anchor && !may_contain(L, d->pat.anchor, d->pat.anchor_len))
+		if (d->pat.anchor && !may_contain_bits(L, d->pat.anchor_bits, d->pat.anchor, d->pat.anchor_len))
 			continue;
 		if (!alts_may_occur(L, &d->pat))
 			continue;
@@ -764,7 +772,7 @@ static void read_texts(struct explain_reader *L)
 	const struct explain_catalog *cat = L->cat;
 	for (size_t i = 0; i < cat->n_texts; i++) {
 		const struct explain_text_def *d = &cat->texts[i];
-		if (!d->first || !may_contain(L, d->lc, d->len))
+		if (!d->first || !may_contain_bits(L, d->pair_bits, d->lc, d->len))
 			continue;
 		long at = explain_find_lc(L->lc, 0, d->lc, d->len);
 		if (at < 0 || !boundary_ok(L, (size_t)at, d->len))

@@ -179,6 +179,7 @@ static int compile_items(struct arena *a, const char *src, struct explain_patter
 			p->anchor = p->items[i].lit;
 			p->anchor_len = p->items[i].lit_len;
 		}
+	p->anchor_bits = p->anchor ? explain_pair_bits(p->anchor, p->anchor_len) : 0;
 	return 0;
 }
 
@@ -197,6 +198,14 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 	else
 		p->n_items = 0;
 	return rc;
+}
+
+uint64_t explain_pair_bits(const char *lc, size_t n)
+{
+	uint64_t bits = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		bits |= (uint64_t)1 << (((unsigned char)lc[i] * 31u + (unsigned char)lc[i + 1]) & 63u);
+	return bits;
 }
 
 long explain_find_lc(struct span lc, size_t from, const char *needle, size_t nlen)

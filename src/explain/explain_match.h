@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/arena.h"
 #include "util/span.h"
@@ -75,6 +76,7 @@ struct explain_pattern {
 	size_t n_caps;
 	const char *anchor; /* longest literal, lower-cased: a cheap pre-filter */
 	size_t anchor_len;
+	uint64_t anchor_bits; /* explain_pair_bits() of the anchor */
 };
 
 struct explain_capture {
@@ -87,6 +89,10 @@ struct explain_capbuf {
 	char data[EXPLAIN_MAX_CAPS * (EXPLAIN_CAP_MAX + 1)];
 	size_t used;
 };
+
+/* The byte pairs of a lower-cased text, hashed and folded into 64 bits. A text with a bit its line
+ * lacks is not in the line: one test rejects most of a catalogue's texts before a finer filter. */
+uint64_t explain_pair_bits(const char *lc, size_t n);
 
 /* Compile src. Returns 0, or -1 with *err set to a static message. */
 int explain_pattern_compile(struct arena *a, const char *src, struct explain_pattern *p,
