@@ -449,7 +449,9 @@ static const struct {
 	  "lib-not-found" },
 	{ "ImportError: DLL load failed while importing _multiarray_cuda: The specified module could not be found.",
 	  "python-dll-directory" },
-	{ "CUDNN_STATUS_EXECUTION_FAILED in cudnnConvolutionForward", "gpu-out-of-memory" },
+	/* a kernel that failed to run: most often a framework build without code for the GPU (the
+	 * cuBLAS code of the same meaning says so too); out of memory next */
+	{ "CUDNN_STATUS_EXECUTION_FAILED in cudnnConvolutionForward", "framework-gpu-arch" },
 	{ "jaxlib: Found cuBLAS version 120205, but JAX was built against version 120304, which is newer.", "pip-nvidia-shadowed" },
 	{ "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "nvcc-host-compiler-unsupported" },
 	{ "ERROR: The Nouveau kernel driver is currently in use by your system.", "no-driver" },
@@ -775,6 +777,29 @@ static const struct {
 	{ "C:\\VS\\include\\yvals_core.h(902): error STL1002: Unexpected compiler version, expected CUDA 12.4 or newer.", "nvcc-host-compiler-unsupported" },
 	{ "hint: start the container with --gpus all to give it the GPUs", "container-no-gpu" },
 	{ "error: this image must be run using the NVIDIA container runtime", "container-no-gpu" },
+	/* round four: the library first or after "missing", ldd's "=> not found", CMake's libcuda
+	 * variable, an unknown error at initialisation, a missing kernel module or device node on the
+	 * host, libdevice, the THC wording of a cuBLAS code, a provider or PyTorch DLL, a WSL log */
+	{ "error: required library libcufft.so.11 could not be found", "lib-not-found" },
+	{ "Startup failed: missing cudart64_110.dll", "dll-not-found" },
+	{ "plugin disabled, missing libnvinfer.so.10", "lib-not-found" },
+	{ "        libcudnn.so.9 => not found", "lib-not-found" },
+	{ "        cudnn64_9.dll => not found", "dll-not-found" },
+	{ "-- Could NOT find CUDA_cuda_driver_LIBRARY: CUDA_cuda_driver_LIBRARY-NOTFOUND", "no-driver" },
+	{ "   CUDA_CUDA_LIBRARY (ADVANCED)", "no-driver" },
+	{ "error: could not initialise the GPU (unknown error)", "nvidia-uvm-missing" },
+	{ "ERROR: The NVIDIA kernel module is not installed for this kernel", "no-driver" },
+	{ "dkms: missing nvidia kernel module for 6.8.0-45-generic", "no-driver" },
+	{ "containerd: failed to inject device /dev/nvidia1: stat /dev/nvidia1: no such file or directory", "no-driver" },
+	{ "error gathering device information while adding custom device \"/dev/nvidia2\": no such file or directory", "no-device-nodes" },
+	{ "XLA: could not locate libdevice under any CUDA root", "cuda-toolkit-not-found" },
+	{ "error: libdevice file not found in /opt/cuda/nvvm/libdevice", "cuda-toolkit-not-found" },
+	{ "warning: this library was not compile with GPU support", "framework-cpu-build" },
+	{ "THCudaBlas: cublas runtime error : the GPU program failed to execute at THCBlas.cu:411", "framework-gpu-arch" },
+	{ "cuDNN error: CUDNN_STATUS_EXECUTION_FAILED while running the convolution", "framework-gpu-arch" },
+	{ "Error loading onnxruntime_providers_cuda.dll which depends on cudnn64_9.dll which is missing", "dll-wrong-major" },
+	{ "error loading c10_cuda.dll", "dll-dependency-missing" },
+	{ "Ubuntu on WSL2: CUDA error: no CUDA-capable device is detected", "wsl-libcuda" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -862,6 +887,13 @@ static const struct {
 	{ "gcc (GCC) 13.2.1 20230801", "nvcc-host-compiler-unsupported" },
 	{ "Successfully opened dynamic library libcudart.so.12", "lib-not-found" },
 	{ "torch 2.3.1+cu121, cuda available: True", "framework-cpu-build" },
+	{ "        libcudnn.so.9 => /usr/lib/x86_64-linux-gnu/libcudnn.so.9 (0x00007f3a2c000000)", "lib-not-found" },
+	{ "-- Found CUDA_CUDA_LIBRARY: /usr/lib/x86_64-linux-gnu/libcuda.so", "no-driver" },
+	{ "Failed to initialize NVML: Unknown Error", "nvidia-uvm-missing" },
+	{ "kernel module nvidia loaded, version 550.54", "no-driver" },
+	{ "found libdevice at /usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "cuda-toolkit-not-found" },
+	{ "CUDA error: no CUDA-capable device is detected", "wsl-libcuda" },
+	{ "libcublas.so.12 is not missing any symbol", "lib-not-found" },
 };
 
 static void test_classes(void **state)
