@@ -800,6 +800,8 @@ static const struct {
 	{ "Error loading onnxruntime_providers_cuda.dll which depends on cudnn64_9.dll which is missing", "dll-wrong-major" },
 	{ "error loading c10_cuda.dll", "dll-dependency-missing" },
 	{ "Ubuntu on WSL2: CUDA error: no CUDA-capable device is detected", "wsl-libcuda" },
+	{ "healthcheck: nvidia-smi binary is missing, GPU metrics disabled", "no-driver" },
+	{ "W dso_loader.cc:64] Could not load dynamic library 'libnvinfer_plugin.so.8'; dlerror: libnvinfer_plugin.so.8: cannot open shared object file", "harmless-warning" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -894,6 +896,8 @@ static const struct {
 	{ "found libdevice at /usr/local/cuda/nvvm/libdevice/libdevice.10.bc", "cuda-toolkit-not-found" },
 	{ "CUDA error: no CUDA-capable device is detected", "wsl-libcuda" },
 	{ "libcublas.so.12 is not missing any symbol", "lib-not-found" },
+	{ "nvidia-smi found at /usr/bin/nvidia-smi, driver 550.54", "no-driver" },
+	{ "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file", "harmless-warning" },
 };
 
 static void test_classes(void **state)
