@@ -191,13 +191,15 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
 	struct explain_item room[EXPLAIN_MAX_ITEMS];
 	memset(p, 0, sizeof *p);
 	p->items = room;
-	int rc = compile_items(a, src, p, err);
-	p->items = rc == 0 ? arena_alloc(a, p->n_items * sizeof *p->items) : NULL;
-	if (rc == 0)
-		memcpy(p->items, room, p->n_items * sizeof *p->items);
-	else
+	if (compile_items(a, src, p, err) != 0) {
+		p->items = NULL;
 		p->n_items = 0;
-	return rc;
+		return -1;
+	}
+	struct explain_item *kept = arena_alloc_uninit(a, p->n_items * sizeof *kept);
+	memcpy(kept, p->items, p->n_items * sizeof *kept);
+	p->items = kept;
+	return 0;
 }
 
 uint64_t explain_pair_bits(const char *lc, size_t n)
