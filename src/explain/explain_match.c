@@ -206,7 +206,7 @@ uint64_t explain_pair_bits(const char *lc, size_t n)
 {
 	uint64_t bits = 0;
 	for (size_t i = 0; i + 1 < n; i++)
-		bits |= (uint64_t)1 << (((unsigned char)lc[i] * 31u + (unsigned char)lc[i + 1]) & 63u);
+		bits |= (uint64_t)1 << (explain_pair_hash((unsigned char)lc[i], (unsigned char)lc[i + 1]) & 63u);
 	return bits;
 }
 

@@ -90,6 +90,14 @@ struct explain_capbuf {
 	size_t used;
 };
 
+/* The hash of a byte pair that the pair filters fold: into 64 bits (explain_pair_bits) and into
+ * the 4,096 bits of a line's finer filter (explain_facts.c). One hash, so the two agree on what a
+ * pair is. */
+static inline unsigned explain_pair_hash(unsigned char a, unsigned char b)
+{
+	return (unsigned)a * 31u + b;
+}
+
 /* The byte pairs of a lower-cased text, hashed and folded into 64 bits. A text with a bit its line
  * lacks is not in the line: one test rejects most of a catalogue's texts before a finer filter. */
 uint64_t explain_pair_bits(const char *lc, size_t n);
