@@ -109,7 +109,8 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
  * EXPLAIN_MAX_CAPS, values stored in buf, which is reset first) and returns true. */
 bool explain_pattern_match(const struct explain_pattern *p, struct span line, struct span lc,
 			   struct explain_capbuf *buf, struct explain_capture *caps, size_t *n_caps);
-/* Case-insensitive glob ('*' any run, '?' one char) over a capture value; used for row guards. */
+/* Case-insensitive glob ('*' any run, '?' one char, '[0-9a-f]' one of a class) over a capture value;
+ * used for row guards and library classes. */
 bool explain_glob(const char *glob, const char *s);
 /* Find needle (already lower-case) in the lower-cased hay; -1 when absent. */
 long explain_find_lc(struct span lc, size_t from, const char *needle, size_t nlen);
