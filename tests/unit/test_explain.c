@@ -830,6 +830,17 @@ static const struct {
 	/* cuDNN cannot start when the CUDA runtime cannot (observed: cudnnCreate 1001 with driver 535
 	 * and cudart 13) */
 	{ "E0101 cudnn_ops.cc:12] cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", "driver-too-old" },
+	/* round six (eighth set): running nvidia-smi finds no file, ld's versioned undefined
+	 * reference, cuDNN's NOT_SUPPORTED, TensorFlow's "no libcuda loaded", Python <= 3.7's bare
+	 * "DLL load failed" (the module was found; a DLL it needs was not) */
+	{ "monitor: the system cannot find the file specified: 'nvidia-smi.exe'", "no-driver" },
+	{ "exec: \"nvidia-smi\": executable file not found in $PATH", "no-driver" },
+	{ "ld: libops.so: undefined reference to `cusparseSpMM@libcusparse.so.12'", "lib-symbol-version-missing" },
+	{ "cudnnConvolutionForward returned CUDNN_STATUS_NOT_SUPPORTED", "framework-cudnn-mismatch" },
+	{ "kernel driver does not appear to be running on this host (gpu01)\nlibcuda reported version is: Not found: was "
+	  "unable to find libcuda.so DSO loaded into this program",
+	  "no-driver" },
+	{ "ImportError: DLL load failed: The specified module could not be found.", "dll-dependency-missing" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -932,6 +943,8 @@ static const struct {
 	{ "torch.cuda.is_available(): True", "torch-cpu-build" },
 	{ "root@3f9a0c1b2d4e:/# ls /data", "container-no-gpu" },
 	{ "user@workstation:/workspace$ python train.py\nRuntimeError: No CUDA GPUs are available", "container-no-gpu" },
+	{ "ls: cannot access 'nvidia-smi.log': No such file or directory", "no-driver" },
+	{ "main.c:(.text+0x20): undefined reference to `main'", "lib-symbol-version-missing" },
 };
 
 static void test_classes(void **state)
