@@ -116,21 +116,20 @@ static void find_hints(struct explain_reader *L)
 	}
 }
 
-/* Which byte pairs occur in the line (hashed into 4096 bits): a text with a pair the line lacks
- * is not in it, and most texts are rejected so without a search. */
-static unsigned pair_hash(unsigned char a, unsigned char b)
-{
-	return ((unsigned)a * 31u + b) & 4095u;
-}
-
+/* Which byte pairs occur in the line (hashed into 4096 bits, and into the 64 of
+ * explain_pair_bits): a text with a pair the line lacks is not in it, and most texts are rejected
+ * so without a search. */
 static void pairs_of(struct explain_reader *L)
 {
 	memset(L->pairs, 0, sizeof L->pairs);
+	uint64_t bits = 0;
 	for (size_t i = 0; i + 1 < L->lc.n; i++) {
-		unsigned h = pair_hash(L->lc.p[i], L->lc.p[i + 1]);
+		unsigned h = explain_pair_hash(L->lc.p[i], L->lc.p[i + 1]);
+		bits |= (uint64_t)1 << (h & 63u);
+		h &= 4095u;
 		L->pairs[h / 64] |= (uint64_t)1 << (h % 64);
 	}
-	L->pair_bits = explain_pair_bits((const char *)L->lc.p, L->lc.n);
+	L->pair_bits = bits;
 }
 
 /* may_contain() behind the 64-bit test (bits: explain_pair_bits() of lit) */
@@ -142,7 +141,7 @@ static bool may_contain_bits(const struct explain_reader *L, uint64_t bits, cons
 static bool may_contain(const struct explain_reader *L, const char *lit, size_t n)
 {
 	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned h = pair_hash((unsigned char)lit[i], (unsigned char)lit[i + 1]);
+		unsigned h = explain_pair_hash((unsigned char)lit[i], (unsigned char)lit[i + 1]) & 4095u;
 		if (!(L->pairs[h / 64] & ((uint64_t)1 << (h % 64))))
 			return false;
 	}

@@ -206,7 +206,7 @@ uint64_t explain_pair_bits(const char *lc, size_t n)
 {
 	uint64_t bits = 0;
 	for (size_t i = 0; i + 1 < n; i++)
-		bits |= (uint64_t)1 << (((unsigned char)lc[i] * 31u + (unsigned char)lc[i + 1]) & 63u);
+		bits |= (uint64_t)1 << (explain_pair_hash((unsigned char)lc[i], (unsigned char)lc[i + 1]) & 63u);
 	return bits;
 }
 
@@ -513,16 +513,44 @@ bool explain_pattern_match(const struct explain_pattern *p, struct span line, st
 	return true;
 }
 
+/* One glob item at g against c: '?', a class "[a-f0-9]" (ranges, case-insensitive; a class with no
+ * closing ']' is a literal '['), or a character. *len is the item's length in g. */
+static bool glob_item(const char *g, unsigned char c, size_t *len)
+{
+	int lc = tolower(c);
+	if (*g == '?') {
+		*len = 1;
+		return true;
+	}
+	const char *close = *g == '[' ? strchr(g + 1, ']') : NULL;
+	if (!close || close == g + 1) {
+		*len = 1;
+		return tolower((unsigned char)*g) == lc;
+	}
+	*len = (size_t)(close - g) + 1;
+	for (const char *p = g + 1; p < close; p++) {
+		int lo = tolower((unsigned char)*p), hi = lo;
+		if (p + 2 < close && p[1] == '-') {
+			hi = tolower((unsigned char)p[2]);
+			p += 2;
+		}
+		if (lc >= lo && lc <= hi)
+			return true;
+	}
+	return false;
+}
+
 bool explain_glob(const char *g, const char *s)
 {
 	/* iterative wildcard match with one back-track point: O(|g| * |s|) at worst */
 	const char *star = NULL, *ss = NULL;
+	size_t len;
 	while (*s) {
 		if (*g == '*') {
 			star = g++;
 			ss = s;
-		} else if (*g && (*g == '?' || tolower((unsigned char)*g) == tolower((unsigned char)*s))) {
-			g++;
+		} else if (*g && glob_item(g, (unsigned char)*s, &len)) {
+			g += len;
 			s++;
 		} else if (star) {
 			g = star + 1;

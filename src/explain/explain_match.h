@@ -90,6 +90,14 @@ struct explain_capbuf {
 	size_t used;
 };
 
+/* The hash of a byte pair that the pair filters fold: into 64 bits (explain_pair_bits) and into
+ * the 4,096 bits of a line's finer filter (explain_facts.c). One hash, so the two agree on what a
+ * pair is. */
+static inline unsigned explain_pair_hash(unsigned char a, unsigned char b)
+{
+	return (unsigned)a * 31u + b;
+}
+
 /* The byte pairs of a lower-cased text, hashed and folded into 64 bits. A text with a bit its line
  * lacks is not in the line: one test rejects most of a catalogue's texts before a finer filter. */
 uint64_t explain_pair_bits(const char *lc, size_t n);
@@ -101,7 +109,8 @@ int explain_pattern_compile(struct arena *a, const char *src, struct explain_pat
  * EXPLAIN_MAX_CAPS, values stored in buf, which is reset first) and returns true. */
 bool explain_pattern_match(const struct explain_pattern *p, struct span line, struct span lc,
 			   struct explain_capbuf *buf, struct explain_capture *caps, size_t *n_caps);
-/* Case-insensitive glob ('*' any run, '?' one char) over a capture value; used for row guards. */
+/* Case-insensitive glob ('*' any run, '?' one char, '[0-9a-f]' one of a class) over a capture value;
+ * used for row guards and library classes. */
 bool explain_glob(const char *glob, const char *s);
 /* Find needle (already lower-case) in the lower-cased hay; -1 when absent. */
 long explain_find_lc(struct span lc, size_t from, const char *needle, size_t nlen);

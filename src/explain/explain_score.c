@@ -152,18 +152,28 @@ static bool framework_class(const char *klass)
 
 static bool framework_needs_newer_cudnn(const struct explain_message *m)
 {
-	bool cudnn_symbol = false, fw_caller = false;
+	bool cudnn_symbol = false, public_symbol = false, fw_caller = false, cudnn_lib = false;
 	for (size_t i = 0; i < m->n_own; i++) {
 		const struct explain_fact *f = &m->facts[i];
 		bool symbol_form = f->kind == EXF_FORM && (f->symbol || strcmp(f->form, "link-time-ref") == 0 ||
 							   strcmp(f->form, "version-not-found") == 0);
 		const char *about = f->component ? f->component : f->has_lib && f->lib.kb ? f->lib.kb->family : NULL;
-		if (symbol_form && about && strcmp(about, "cudnn") == 0)
+		if (symbol_form && about && strcmp(about, "cudnn") == 0) {
 			cudnn_symbol = true;
+			/* cudnnCreate, not a mangled _ZN5cudnn... name the sub-libraries share */
+			if (f->symbol && strncmp(f->symbol, "cudnn", 5) == 0)
+				public_symbol = true;
+		}
 		if (f->kind == EXF_LIB && framework_class(f->lib.klass))
 			fw_caller = true;
+		if (f->kind == EXF_LIB && f->lib.kb && strcmp(f->lib.kb->family, "cudnn") == 0)
+			cudnn_lib = true;
 	}
-	return cudnn_symbol && fw_caller;
+	/* The loader names the object that needs the symbol. Two cuDNN releases mixed show as a cuDNN
+	 * sub-library needing a symbol of another; a public API name (cudnnSetX) in a message that names
+	 * no cuDNN library is the program's own call, so its cuDNN is older than the one it was built
+	 * for, as when a framework's binary is named. */
+	return cudnn_symbol && (fw_caller || (public_symbol && !cudnn_lib));
 }
 
 static void versions(struct arena *a, const struct explain_catalog *cat, const struct explain_message *m,

@@ -83,7 +83,7 @@ void *arena_calloc(struct arena *a, size_t n, size_t size)
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	char *d = arena_alloc(a, len + 1);
+	char *d = arena_alloc_uninit(a, len + 1);
 	memcpy(d, s, len);
 	d[len] = '\0';
 	return d;
@@ -102,7 +102,7 @@ char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
 	va_end(ap2);
 	if (len < 0)
 		return arena_strdup(a, "");
-	char *d = arena_alloc(a, (size_t)len + 1);
+	char *d = arena_alloc_uninit(a, (size_t)len + 1);
 	vsnprintf(d, (size_t)len + 1, fmt, ap);
 	return d;
 }
@@ -118,8 +118,18 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 
 void *arena_grow(struct arena *a, void *old, size_t old_n, size_t new_cap, size_t elem)
 {
-	void *p = arena_calloc(a, new_cap, elem);
+	if (elem && new_cap > SIZE_MAX / 2 / elem) {
+		fprintf(stderr, "cudx: allocation of %zu x %zu bytes refused\n", new_cap, elem);
+		abort();
+	}
+	if (old_n > new_cap)
+		old_n = new_cap;
+	/* only the new room is zeroed: the old elements are copied over it */
+	char *p = arena_alloc_uninit(a, new_cap * elem);
 	if (old && old_n)
 		memcpy(p, old, old_n * elem);
+	else
+		old_n = 0;
+	memset(p + old_n * elem, 0, (new_cap - old_n) * elem);
 	return p;
 }

@@ -116,6 +116,13 @@ static void test_glob(void **state)
 	assert_true(explain_glob("libcuda.so*", "libcuda.so.1"));
 	assert_false(explain_glob("libcuda.so*", "libcudart.so.12"));
 	assert_true(explain_glob("a?c", "abc"));
+	/* classes: a Docker container's host name is twelve hex digits */
+	assert_true(explain_glob("[0-9a-f][0-9a-f]x", "4Fx"));
+	assert_false(explain_glob("[0-9a-f][0-9a-f]x", "4gx"));
+	assert_true(explain_glob("lib[cd]*", "libcudnn.so"));
+	assert_false(explain_glob("lib[cd]*", "libnvrtc.so"));
+	assert_true(explain_glob("a[b", "a[b")); /* no closing bracket: a literal '[' */
+	assert_false(explain_glob("[0-9]", "12"));
 }
 
 static struct span sp(const char *s)
@@ -802,6 +809,38 @@ static const struct {
 	{ "Ubuntu on WSL2: CUDA error: no CUDA-capable device is detected", "wsl-libcuda" },
 	{ "healthcheck: nvidia-smi binary is missing, GPU metrics disabled", "no-driver" },
 	{ "W dso_loader.cc:64] Could not load dynamic library 'libnvinfer_plugin.so.8'; dlerror: libnvinfer_plugin.so.8: cannot open shared object file", "harmless-warning" },
+	/* round five (seventh set): the verb before a library, an architecture name rejected, a
+	 * build's list of architectures, PyTorch's is_available() False, a container's host name */
+	{ "error: not found: cudnn64_9.dll", "dll-not-found" },
+	{ "Cannot find nvrtc64_120_0.dll", "dll-not-found" },
+	{ "startup: unable to locate libcublasLt.so.12", "lib-not-found" },
+	{ "the device sm_120 is not supported by this build", "framework-gpu-arch" },
+	{ "compute_89 is incompatible with this binary", "framework-gpu-arch" },
+	{ "this wheel supports CUDA architectures: sm_70 sm_80 sm_90", "framework-gpu-arch" },
+	{ "kernels built for capabilities sm_50 sm_60 only", "framework-gpu-arch" },
+	{ ">>> print(torch.cuda.is_available()) -> False", "torch-cpu-build" },
+	{ "torch.cuda.is_available() returned False on the node", "torch-cpu-build" },
+	{ "root@3f9a0c1b2d4e:/workspace# python train.py\nRuntimeError: No CUDA GPUs are available", "container-no-gpu" },
+	{ "[root@0a1b2c3d4e5f /]# nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.",
+	  "container-no-gpu" },
+	/* a public cuDNN name missing where no cuDNN library is named: the program's cuDNN is older */
+	{ "python: symbol lookup error: undefined symbol: cudnnSetRNNDescriptor_v6", "framework-cudnn-mismatch" },
+	/* ...but a cuDNN sub-library needing it is two releases mixed */
+	{ "libcudnn_cnn_infer.so.8: undefined symbol: cudnnGetLibConfig", "cudnn-mixed-versions" },
+	/* cuDNN cannot start when the CUDA runtime cannot (observed: cudnnCreate 1001 with driver 535
+	 * and cudart 13) */
+	{ "E0101 cudnn_ops.cc:12] cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", "driver-too-old" },
+	/* round six (eighth set): running nvidia-smi finds no file, ld's versioned undefined
+	 * reference, cuDNN's NOT_SUPPORTED, TensorFlow's "no libcuda loaded", Python <= 3.7's bare
+	 * "DLL load failed" (the module was found; a DLL it needs was not) */
+	{ "monitor: the system cannot find the file specified: 'nvidia-smi.exe'", "no-driver" },
+	{ "exec: \"nvidia-smi\": executable file not found in $PATH", "no-driver" },
+	{ "ld: libops.so: undefined reference to `cusparseSpMM@libcusparse.so.12'", "lib-symbol-version-missing" },
+	{ "cudnnConvolutionForward returned CUDNN_STATUS_NOT_SUPPORTED", "framework-cudnn-mismatch" },
+	{ "kernel driver does not appear to be running on this host (gpu01)\nlibcuda reported version is: Not found: was "
+	  "unable to find libcuda.so DSO loaded into this program",
+	  "no-driver" },
+	{ "ImportError: DLL load failed: The specified module could not be found.", "dll-dependency-missing" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -898,6 +937,14 @@ static const struct {
 	{ "libcublas.so.12 is not missing any symbol", "lib-not-found" },
 	{ "nvidia-smi found at /usr/bin/nvidia-smi, driver 550.54", "no-driver" },
 	{ "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file", "harmless-warning" },
+	{ "found cublas64_12.dll in C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\\bin", "dll-not-found" },
+	{ "[ok] found: libcublasLt.so.12", "lib-not-found" },
+	{ "sm_86 is supported by this build", "framework-gpu-arch" },
+	{ "torch.cuda.is_available(): True", "torch-cpu-build" },
+	{ "root@3f9a0c1b2d4e:/# ls /data", "container-no-gpu" },
+	{ "user@workstation:/workspace$ python train.py\nRuntimeError: No CUDA GPUs are available", "container-no-gpu" },
+	{ "ls: cannot access 'nvidia-smi.log': No such file or directory", "no-driver" },
+	{ "main.c:(.text+0x20): undefined reference to `main'", "lib-symbol-version-missing" },
 };
 
 static void test_classes(void **state)
