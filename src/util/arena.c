@@ -71,13 +71,20 @@ void *arena_alloc_uninit(struct arena *a, size_t size)
 	return p;
 }
 
-void *arena_calloc(struct arena *a, size_t n, size_t size)
+/* n elements of size bytes, or abort: the product must not overflow (arena_alloc refuses more
+ * than SIZE_MAX / 2 itself) */
+static size_t array_bytes(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / 2 / size) {
 		fprintf(stderr, "cudx: allocation of %zu x %zu bytes refused\n", n, size);
 		abort();
 	}
-	return arena_alloc(a, n * size);
+	return n * size;
+}
+
+void *arena_calloc(struct arena *a, size_t n, size_t size)
+{
+	return arena_alloc(a, array_bytes(n, size));
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
@@ -118,18 +125,11 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 
 void *arena_grow(struct arena *a, void *old, size_t old_n, size_t new_cap, size_t elem)
 {
-	if (elem && new_cap > SIZE_MAX / 2 / elem) {
-		fprintf(stderr, "cudx: allocation of %zu x %zu bytes refused\n", new_cap, elem);
-		abort();
-	}
-	if (old_n > new_cap)
-		old_n = new_cap;
-	/* only the new room is zeroed: the old elements are copied over it */
-	char *p = arena_alloc_uninit(a, new_cap * elem);
-	if (old && old_n)
-		memcpy(p, old, old_n * elem);
-	else
-		old_n = 0;
-	memset(p + old_n * elem, 0, (new_cap - old_n) * elem);
+	/* only the new room is zeroed: the old elements are copied over the start */
+	char *p = arena_alloc_uninit(a, array_bytes(new_cap, elem));
+	size_t kept = old ? (old_n < new_cap ? old_n : new_cap) : 0;
+	if (kept)
+		memcpy(p, old, kept * elem);
+	memset(p + kept * elem, 0, (new_cap - kept) * elem);
 	return p;
 }
