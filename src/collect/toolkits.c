@@ -66,7 +66,8 @@ static void toolkit_version(struct cudx_ctx *ctx, struct inventory *inv, struct 
 			tk->version_source = arena_printf(ctx->arena, "dist-info %s", path_basename(set.v[i].path));
 			return;
 		}
-	/* libcudart.so.12.4.127 */
+	/* libcudart.so.12.4.127, the real file: the link beside it is named by the SONAME, which says
+	 * nothing of the minor version from CUDA 11 on (every 11.x runtime is libcudart.so.11.0) */
 	static const char *const libdirs[] = { "lib64", "lib", "targets/x86_64-linux/lib" };
 	for (size_t d = 0; d < 3; d++) {
 		struct sysroot_dirent *ents;
@@ -74,14 +75,20 @@ static void toolkit_version(struct cudx_ctx *ctx, struct inventory *inv, struct 
 		if (sysroot_list_dir(&ctx->root, ctx->arena, path_join(ctx->arena, tk->path, libdirs[d]), &ents,
 				     &n, 20000) != 0)
 			continue;
+		const char *best = NULL;
+		struct version best_v = { 0 };
 		for (size_t i = 0; i < n; i++) {
 			struct version v;
 			if (strncmp(ents[i].name, "libcudart.so.", 13) == 0 && version_parse(ents[i].name + 13, &v) &&
-			    v.n >= 2) {
-				tk->version = arena_strdup(ctx->arena, ents[i].name + 13);
-				tk->version_source = "libcudart file name";
-				return;
+			    v.n >= 2 && (!best || v.n > best_v.n || (v.n == best_v.n && version_cmp(&v, &best_v) > 0))) {
+				best = ents[i].name + 13;
+				best_v = v;
 			}
+		}
+		if (best) {
+			tk->version = arena_strdup(ctx->arena, best);
+			tk->version_source = "libcudart file name";
+			return;
 		}
 	}
 	/* nvcc carries "Cuda compilation tools, release 13.0, V13.0.88" */

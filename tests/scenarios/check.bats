@@ -300,3 +300,18 @@ for f in json.load(sys.stdin)["findings"]:
 s = {f.get("subject") for f in json.load(sys.stdin)["findings"]}
 sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 }
+
+@test "a CUDA 11.8 toolkit dir without version.json: its version is the real libcudart's, not the SONAME link's 11.0" {
+	need_pkg libcudart11.0
+	local lib="$root/usr/local/cuda-11.8/targets/x86_64-linux/lib"
+	mkdir -p "$lib"
+	ln -s targets/x86_64-linux/lib "$root/usr/local/cuda-11.8/lib64"
+	# the SONAME link sorts before the real file (cudx lists directories sorted)
+	ln -s libcudart.so.11.8.89 "$lib/libcudart.so.11.0"
+	hostfile "$CUDX_PKG_CACHE/libcudart11.0/root/$MULTIARCH/libcudart.so.11.8.89" "$lib/libcudart.so.11.8.89"
+	run_cudx --root "$root" --env "$env_file" --gpu "RTX 3090" --json
+	[ "$(json_get '["inventory"]["toolkits"][0]["version"]')" = 11.8.89 ]
+	[ "$(json_get '["inventory"]["toolkits"][0]["version_source"]')" = "libcudart file name" ]
+	# CUDA 11.8 builds sm_86: read as 11.0, the toolkit was called unable to
+	lacks_finding gpu-unsupported-by-toolkit
+}
