@@ -15,9 +15,7 @@
 #define RT_VERSION 16
 #define VS_FIXED_SIGNATURE 0xfeef04bdu
 
-struct pe_section {
-	uint32_t va, vsize, raw_off, raw_size;
-};
+_Static_assert(PE_MAX_SECTIONS <= PE_RVA_MAX_SECTIONS, "the RVA map holds every section");
 
 struct pe_reader {
 	struct span f;
@@ -25,6 +23,7 @@ struct pe_reader {
 	struct pe_info *out;
 	struct pe_section sec[PE_MAX_SECTIONS];
 	uint16_t n_sec;
+	struct pe_rva_map map; /* built once the sections' raw sizes are cut to the file */
 	uint32_t size_of_headers;
 	uint32_t dir_rva[16], dir_size[16];
 	uint32_t n_dirs;
@@ -53,26 +52,23 @@ const char *pe_machine_name(uint16_t machine)
 	}
 }
 
-/* RVA -> file offset. The headers map 1:1; otherwise the section whose virtual range holds rva.
- * Returns false when rva lies in no section or its raw data (uninitialised .bss-like space). */
+/* RVA -> file offset. The headers map 1:1; otherwise the first section whose virtual range holds
+ * rva. Returns false when rva lies in no section or its raw data (uninitialised .bss-like space). */
 static bool rva_to_off(const struct pe_reader *r, uint32_t rva, uint64_t *off)
 {
 	if (rva < r->size_of_headers) {
 		*off = rva;
 		return rva < r->f.n;
 	}
-	for (uint16_t i = 0; i < r->n_sec; i++) {
-		const struct pe_section *s = &r->sec[i];
-		uint32_t span_len = s->vsize > s->raw_size ? s->vsize : s->raw_size;
-		if (rva >= s->va && (uint64_t)rva < (uint64_t)s->va + span_len) {
-			uint64_t delta = (uint64_t)rva - s->va;
-			if (delta >= s->raw_size)
-				return false; /* virtual-only tail: zeros in memory, nothing in the file */
-			*off = (uint64_t)s->raw_off + delta;
-			return *off < r->f.n;
-		}
-	}
-	return false;
+	int i = pe_rva_map_find(&r->map, rva);
+	if (i < 0)
+		return false;
+	const struct pe_section *s = &r->sec[i];
+	uint64_t delta = (uint64_t)rva - s->va;
+	if (delta >= s->raw_size)
+		return false; /* virtual-only tail: zeros in memory, nothing in the file */
+	*off = (uint64_t)s->raw_off + delta;
+	return *off < r->f.n;
 }
 
 /* A NUL-terminated ASCII string at an RVA, copied to the arena; NULL when out of bounds. */
@@ -672,6 +668,7 @@ bool pe_parse(struct span f, struct arena *a, struct pe_info *out, const char **
 			problem(&r, "section data runs past the end of the file (truncated file?)");
 		}
 	}
+	pe_rva_map_build(&r.map, r.sec, r.n_sec); /* on the cut sizes: they bound the virtual ranges */
 	out->is_dotnet = r.n_dirs > DIR_CLR && r.dir_rva[DIR_CLR] != 0;
 	read_imports(&r);
 	read_delay_imports(&r);

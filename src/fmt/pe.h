@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fmt/pe_rva.h"
 #include "util/arena.h"
 #include "util/span.h"
 
