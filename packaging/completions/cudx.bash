@@ -55,7 +55,7 @@ _cudx()
 	why) own="--from" ;;
 	tree) own="--no-dlopen" ;;
 	probe) own="--stages --cudart" ;;
-	explain) own="--file" ;;
+	explain) own="--file --app" ;;
 	kb) own="--cuda --os --api" ;;
 	run) own="--timeout --sandbox" ;;
 	esac

@@ -39,6 +39,7 @@ complete -c cudx -n '__fish_seen_subcommand_from tree' -l no-dlopen -d 'leave ou
 complete -c cudx -n '__fish_seen_subcommand_from probe' -l stages -x -a 'driver nvml runtime ptx cublas cudnn' -d 'stages to run'
 complete -c cudx -n '__fish_seen_subcommand_from probe' -l cudart -r -F -d 'also probe this runtime'
 complete -c cudx -n '__fish_seen_subcommand_from explain' -l file -r -F -d 'read the message from a file'
+complete -c cudx -n '__fish_seen_subcommand_from explain' -l app -r -F -d 'the program that printed the message'
 complete -c cudx -n '__fish_seen_subcommand_from kb' -l cuda -x -d 'CUDA major'
 complete -c cudx -n '__fish_seen_subcommand_from kb' -l api -x -a 'cudart cu cudnn8 cudnn9 cublas nvml' -d 'API of an error code'
 complete -c cudx -n '__fish_seen_subcommand_from kb; and not __fish_seen_subcommand_from driver gpu arch lib cudnn framework error' -a 'driver gpu arch lib cudnn framework error'

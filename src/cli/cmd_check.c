@@ -7,32 +7,25 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/app_option.h"
 #include "cli/command.h"
-#include "collect/focus.h"
 #include "diag/rule.h"
 #include "report/report.h"
 
 static int check_run(struct cudx_ctx *ctx, int argc, char **argv)
 {
 	struct focus fo = { .whole_system = true };
-	for (int i = 0; i < argc; i++) {
-		const char *app = strncmp(argv[i], "--app=", 6) == 0              ? argv[i] + 6
-				  : strcmp(argv[i], "--app") == 0 && i + 1 < argc ? argv[++i]
-										  : NULL;
-		if (app && *app)
-			focus_add(ctx->arena, &fo, FOCUS_OBJECT, app);
-		else
-			return command_usage(&cmd_check, app || strcmp(argv[i], "--app") == 0 ? "--app wants a file"
-							 : argv[i][0] == '-'                  ? "unknown option"
-											      : "unexpected argument");
-	}
+	for (int i = 0; i < argc; i++)
+		switch (app_option(ctx->arena, &fo, argc, argv, &i)) {
+		case APP_OPTION_TAKEN: break;
+		case APP_OPTION_BAD: return command_usage(&cmd_check, "--app wants a file");
+		case APP_OPTION_NOT:
+			return command_usage(&cmd_check, argv[i][0] == '-' ? "unknown option" : "unexpected argument");
+		}
 	struct inventory inv;
 	inventory_collect_about(ctx, &inv, fo.n_items ? &fo : NULL);
-	for (size_t i = 0; i < fo.n_items; i++)
-		if (fo.items[i].error) {
-			fprintf(stderr, "cudx check: --app %s: %s\n", fo.items[i].name, fo.items[i].error);
-			return 2;
-		}
+	if (!app_option_ok(&fo, "check"))
+		return 2;
 	struct findings fs;
 	findings_init(&fs, ctx->arena);
 	struct diag_ctx d = { .ctx = ctx, .inv = &inv, .out = &fs };

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/app_option.h"
 #include "cli/command.h"
 #include "collect/inventory.h"
 #include "diag/rule.h"
@@ -82,7 +83,13 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	const char *file = NULL;
 	bool use_stdin = false;
 	char *words = NULL;
+	struct focus apps = { 0 };
 	for (int i = 0; i < argc; i++) {
+		enum app_option ao = app_option(ctx->arena, &apps, argc, argv, &i);
+		if (ao == APP_OPTION_BAD)
+			return command_usage(&cmd_explain, "--app wants a file");
+		if (ao == APP_OPTION_TAKEN)
+			continue;
 		if (strcmp(argv[i], "--file") == 0 || strcmp(argv[i], "-f") == 0) {
 			if (++i == argc)
 				return command_usage(&cmd_explain, "--file needs a file name");
@@ -143,7 +150,9 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct inventory *inv = arena_calloc(ctx->arena, 1, sizeof *inv);
 	struct findings *fs = arena_calloc(ctx->arena, 1, sizeof *fs);
 	findings_init(fs, ctx->arena);
-	inventory_collect(ctx, inv);
+	inventory_collect_about(ctx, inv, apps.n_items ? &apps : NULL);
+	if (!app_option_ok(&apps, "explain"))
+		return 2;
 	inv->message = message_inventory(ctx->arena, &scan);
 	struct diag_ctx d = { ctx, inv, fs };
 	diag_run(&d);
@@ -163,6 +172,11 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	rep.n_results = scan.n_msgs;
 	for (size_t i = 0; i < scan.n_msgs; i++)
 		explain_rank(ctx->arena, &m, &scan.msgs[i], &rep.results[i]);
+	if (scan.n_msgs == 0) {
+		struct explain_result *u = arena_calloc(ctx->arena, 1, sizeof *u);
+		explain_rank_unrecognised(ctx->arena, &m, cat, text, u);
+		rep.unrecognised = u;
+	}
 
 	if (ctx->opt->format == OUT_JSON) {
 		struct json_t *j = explain_render_json(ctx, &rep);
@@ -181,7 +195,7 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 
 const struct command cmd_explain = {
 	.name = "explain",
-	.usage = "explain [MESSAGE...|-|--file FILE]",
+	.usage = "explain [--app APP]... [MESSAGE...|-|--file FILE]",
 	.summary = "read an error message or a log and diagnose it against this machine",
 	.run = explain_run,
 };

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collect/windows.h"
 #include "diag/rule.h"
 #include "explain/explain_rank.h"
 #include "fmt/version.h"
@@ -392,7 +393,8 @@ static bool machine_known(const struct explain_machine *m)
 {
 	const struct inventory *inv = m->inv;
 	return inv->system.live || inv->system.os_name || inv->n_libs || inv->n_toolkits || inv->driver.kernel_version ||
-	       inv->driver.libcuda_path || inv->n_gpus;
+	       inv->driver.libcuda_path || inv->n_gpus ||
+	       (inv->windows && (inv->windows->n_installs || inv->windows->nvcuda_path));
 }
 
 /* A finding of the message rules (src/diag/rules_message.c) that only repeats what the message
@@ -509,4 +511,80 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			   "another environment. Run cudx explain where it happened, or point cudx at it "
 			   "(--pid PID, --env FILE, --root DIR); this run read the environment of %s.",
 			m->env_origin ? m->env_origin : "this process");
+}
+
+/* The catalogue's cause for a finding id, or one made from the finding (an id explain has no row
+ * for: lib-damaged, no-libc ...). */
+static const struct explain_cause_def *cause_for_finding(struct arena *a, const struct explain_catalog *cat,
+							 const struct finding *f)
+{
+	for (size_t k = 0; cat && k < cat->n_causes; k++)
+		if (strcmp(cat->causes[k].finding, f->id) == 0)
+			return &cat->causes[k];
+	struct explain_cause_def *d = arena_calloc(a, 1, sizeof *d);
+	*d = (struct explain_cause_def){ .key = f->id, .finding = f->id, .category = "", .summary = f->summary,
+					 .fix = "", .check = "", .rule_out = "", .source = "cudx check" };
+	return d;
+}
+
+/* The library and DLL names in the input (libcudnn.so.8, cudnn64_8.dll): leads the text gives even
+ * when no message form in it was recognised. At most max, each at most 127 bytes. */
+static size_t text_library_names(struct arena *a, const char *text, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = text; p && *p && n < max;) {
+		const char *q = p;
+		while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '+' || *q == '-')
+			q++;
+		size_t len = (size_t)(q - p);
+		if (len >= 5 && len < 128) {
+			const char *w = arena_strndup(a, p, len);
+			if (ci_has(w, ".dll") || ci_has(w, ".so"))
+				out[n++] = w;
+		}
+		p = *q ? q + 1 : q;
+	}
+	return n;
+}
+
+static bool finding_mentions_any(const struct finding *f, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (finding_mentions(f, names[i]))
+			return true;
+	return false;
+}
+
+void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m, const struct explain_catalog *cat,
+			       const char *text, struct explain_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (!m || !m->inv || !m->fs || !machine_known(m))
+		return;
+	const char *names[16];
+	size_t n_names = text_library_names(a, text, names, 16);
+	/* findings about a library the text names first, then errors before warnings */
+	for (int named = 1; named >= 0; named--)
+		for (int sev = SEV_ERROR; sev >= SEV_WARNING; sev--)
+			for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
+				const struct finding *f = &m->fs->v[i];
+				if ((int)f->severity != sev || message_only(f) ||
+				    finding_mentions_any(f, names, n_names) != named)
+					continue;
+				bool seen = false;
+				for (size_t k = 0; k < r->n_causes && !seen; k++)
+					seen = strcmp(r->causes[k].def->finding, f->id) == 0;
+				if (seen)
+					continue;
+				struct explain_cause_result *cr = &r->causes[r->n_causes++];
+				cr->def = cause_for_finding(a, cat, f);
+				cr->conf = r->n_causes == 1 ? EXPLAIN_LIKELY : EXPLAIN_POSSIBLE;
+				cr->because = named ? "the message was not recognised, but it names a library this finding is about"
+						    : "the message was not recognised; the target shows this";
+				cr->summary = f->summary;
+				cr->finding = f;
+				add_finding_evidence(a, cr, f);
+				for (size_t e = 0; e < f->n_fix; e++)
+					push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+			}
 }

@@ -73,6 +73,12 @@ const char *explain_kv_get(const struct explain_result *r, const char *key);
 /* Fill r for m, ranking its candidates against the machine (NULL: the text's order). */
 void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r);
+/* When the text holds no message cudx knows, the target's own errors, then its warnings, are the
+ * causes to look at first (one per finding id; the first LIKELY): what `check` finds wrong there is
+ * the best lead, and a finding about a file the text names (text: the input, NUL-terminated) goes
+ * before the others. r->msg stays NULL. Nothing on a target that shows nothing (an empty --root). */
+void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m, const struct explain_catalog *cat,
+			       const char *text, struct explain_result *r);
 /* Names of the machine checks a cause row may name in rule_out (for the catalogue test). */
 bool explain_rule_out_known(const char *name);
 

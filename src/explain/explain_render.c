@@ -109,7 +109,12 @@ void explain_render_text(FILE *out, const struct cudx_ctx *ctx, const struct exp
 		fprintf(out, "%sNo known GPU-stack error message recognised%s in the input (%zu line(s)).\n",
 			style_bold(ctx), style_reset(ctx), sc->lines);
 		if (r->check) {
-			fprintf(out, "Checking %s instead:\n\n", r->machine_desc);
+			if (r->unrecognised && r->unrecognised->n_causes)
+				fprintf(out, "Checking %s instead: its %s %s is the first thing to fix.\n\n", r->machine_desc,
+					severity_name(r->unrecognised->causes[0].finding->severity),
+					r->unrecognised->causes[0].def->finding);
+			else
+				fprintf(out, "Checking %s instead:\n\n", r->machine_desc);
 			report_findings_text(out, ctx, r->check);
 		}
 		return;
@@ -224,22 +229,8 @@ static json_t *fact_json(const struct explain_fact *f)
 	return o;
 }
 
-static json_t *result_json(const struct explain_result *res)
+static json_t *causes_json(const struct explain_result *res)
 {
-	const struct explain_message *m = res->msg;
-	json_t *o = json_object();
-	json_object_set_new(o, "message", jstr(m->line));
-	json_object_set_new(o, "line", json_integer((json_int_t)m->line_no));
-	json_object_set_new(o, "count", json_integer((json_int_t)m->count));
-	json_object_set_new(o, "category", jstr(res->n_causes ? res->causes[0].def->category : NULL));
-	json_t *facts = json_array();
-	for (size_t i = 0; i < m->n_facts; i++)
-		json_array_append_new(facts, fact_json(&m->facts[i]));
-	json_object_set_new(o, "facts", facts);
-	json_t *values = json_object();
-	for (size_t i = 0; i < res->n_kv; i++)
-		json_object_set_new(values, res->kv[i].key, jstr(res->kv[i].value));
-	json_object_set_new(o, "values", values);
 	json_t *causes = json_array();
 	for (size_t i = 0; i < res->n_causes; i++) {
 		const struct explain_cause_result *c = &res->causes[i];
@@ -259,7 +250,26 @@ static json_t *result_json(const struct explain_result *res)
 		json_object_set_new(cj, "source", json_string(c->def->source));
 		json_array_append_new(causes, cj);
 	}
-	json_object_set_new(o, "causes", causes);
+	return causes;
+}
+
+static json_t *result_json(const struct explain_result *res)
+{
+	const struct explain_message *m = res->msg;
+	json_t *o = json_object();
+	json_object_set_new(o, "message", jstr(m->line));
+	json_object_set_new(o, "line", json_integer((json_int_t)m->line_no));
+	json_object_set_new(o, "count", json_integer((json_int_t)m->count));
+	json_object_set_new(o, "category", jstr(res->n_causes ? res->causes[0].def->category : NULL));
+	json_t *facts = json_array();
+	for (size_t i = 0; i < m->n_facts; i++)
+		json_array_append_new(facts, fact_json(&m->facts[i]));
+	json_object_set_new(o, "facts", facts);
+	json_t *values = json_object();
+	for (size_t i = 0; i < res->n_kv; i++)
+		json_object_set_new(values, res->kv[i].key, jstr(res->kv[i].value));
+	json_object_set_new(o, "values", values);
+	json_object_set_new(o, "causes", causes_json(res));
 	json_object_set_new(o, "elsewhere", jstr(res->elsewhere));
 	return o;
 }
@@ -278,10 +288,13 @@ json_t *explain_render_json(const struct cudx_ctx *ctx, const struct explain_rep
 		json_decref(first);
 	} else {
 		json_object_set_new(root, "message", json_null());
-		json_object_set_new(root, "category", json_null());
+		json_object_set_new(root, "category", r->unrecognised && r->unrecognised->n_causes
+							      ? jstr(r->unrecognised->causes[0].def->category)
+							      : json_null());
 		json_object_set_new(root, "facts", json_array());
 		json_object_set_new(root, "values", json_object());
-		json_object_set_new(root, "causes", json_array());
+		json_object_set_new(root, "causes",
+				    r->unrecognised ? causes_json(r->unrecognised) : json_array());
 		json_object_set_new(root, "elsewhere", json_null());
 	}
 	json_t *msgs = json_array();

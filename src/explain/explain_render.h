@@ -16,6 +16,7 @@ struct explain_report {
 	const char *machine_desc;     /* "this machine", "the tree /x" */
 	const struct inventory *inv;  /* the target (for the envelope's system object) */
 	const struct findings *check; /* the target's findings: the envelope's, and shown when nothing is recognised */
+	const struct explain_result *unrecognised; /* no message recognised: the target's findings as causes */
 };
 
 /* One line for a fact: "cudaErrorNoDevice (cudart 100, by name)", "not-found libcudnn.so.8 (cudnn)". */

@@ -150,12 +150,12 @@ look() {
 	cx_consistent dep_missing
 }
 
-@test "an app bundling cudart 13 on a driver 535 image: check --app, tree APP and why --from APP say driver-too-old" {
+@test "an app bundling cudart 13 on a driver 535 image: check --app, tree APP, why --from APP and explain --app say driver-too-old" {
 	look bundled_rt
 	# check alone does not know the app: its runtime is in no place check surveys
 	! cx_ids bundled_rt 1 | grep -q driver-too-old
 	[ "$(cx_rc bundled_rt 1)" = 0 ]
-	for n in 2 3 4; do
+	for n in 2 3 4 5; do
 		has bundled_rt $n driver-too-old error
 		[ "$(cx_rc bundled_rt $n)" = 1 ]
 	done
@@ -169,6 +169,14 @@ for n in (2, 3):
     assert "driver: 535.309.01 (/usr/lib/x86_64-linux-gnu/libcuda.so.1)" in f["evidence"], f["evidence"]
 d = json.load(open(sys.argv[1] + "/2.json"))
 assert any(l["origin"] == "needed by /opt/app/bin/app" and l["component"] == "cudart" for l in d["inventory"]["libraries"]), d["inventory"]["libraries"]
+# explain --app: the message's cause confirmed by the app's runtime (high); without --app the
+# image shows no runtime that needs a newer driver, so nothing confirms it
+d = json.load(open(sys.argv[1] + "/5.json"))
+assert d["causes"][0]["id"] == "driver-too-old" and d["causes"][0]["confidence"] == "high", d["causes"][:2]
+assert d["causes"][0]["confirmed_by"] == "driver-too-old", d["causes"][0]
+d = json.load(open(sys.argv[1] + "/6.json"))
+assert all(c["confidence"] != "high" for c in d["causes"]), d["causes"]
+assert not any(f["id"] == "driver-too-old" for f in d["findings"]), d["findings"]
 EOF
 	cx_consistent bundled_rt
 	# text: the app's copy is listed with where it came from; an app that is not there is a usage error

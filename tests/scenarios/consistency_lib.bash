@@ -223,7 +223,9 @@ cx_build_bundled_rt() {
 cx_cmds_bundled_rt="check
 check --app /opt/app/bin/app
 tree /opt/app/bin/app
-why libcudart.so.13 --from /opt/app/bin/app"
+why libcudart.so.13 --from /opt/app/bin/app
+explain --app /opt/app/bin/app CUDA driver version is insufficient for CUDA runtime version
+explain CUDA driver version is insufficient for CUDA runtime version"
 
 # The same image with the toolkit's own CUDA 13 runtime installed too: check finds that one, and
 # tree APP still keeps the finding through the app's copy.

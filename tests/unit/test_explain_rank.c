@@ -292,6 +292,48 @@ static void test_windows_message_on_linux(void **state)
 	assert_null(r.elsewhere);
 }
 
+/* Text with no message cudx knows: the target's errors, then warnings, become the causes; one
+ * about a library the text names goes first; informational findings and an empty target give none. */
+static void test_unrecognised_takes_the_targets_findings(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	fs.arena = &A;
+	add_finding(&fs, "no-driver", "no NVIDIA driver in this tree")->severity = SEV_INFO;
+	add_finding(&fs, "driver-minor-compat", "CUDA 11.8 runs on driver 470 only through minor-version compatibility")
+		->severity = SEV_WARNING;
+	add_finding(&fs, "dll-not-found", "nvcuda.dll is not found in any directory Windows searches");
+	struct finding *z = add_finding(&fs, "cudnn-zlibwapi-missing", "cudnn_cnn_infer64_8.dll needs zlibwapi.dll");
+	z->subject = "zlibwapi.dll";
+	add_finding(&fs, "dll-not-found", "cublas64_11.dll is not found in any directory Windows searches");
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL };
+	struct explain_result r;
+	const char *text = "the app stopped working after the update";
+	/* an empty target shows nothing to go on */
+	explain_rank_unrecognised(&A, &m, CAT, text, &r);
+	assert_int_equal(r.n_causes, 0);
+	inv.n_libs = 1; /* it shows something now */
+	explain_rank_unrecognised(&A, &m, CAT, text, &r);
+	assert_int_equal(r.n_causes, 3); /* one per id, errors first, the informational one left out */
+	assert_string_equal(r.causes[0].def->finding, "dll-not-found");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY);
+	assert_ptr_equal(r.causes[0].finding, &fs.v[2]);
+	assert_string_equal(r.causes[1].def->finding, "cudnn-zlibwapi-missing");
+	assert_string_equal(r.causes[2].def->finding, "driver-minor-compat");
+	assert_int_equal(r.causes[2].conf, EXPLAIN_POSSIBLE);
+	assert_null(r.msg);
+	/* the text names zlibwapi.dll: its finding leads */
+	explain_rank_unrecognised(&A, &m, CAT, "Windows: zlibwapi.dll 异常", &r);
+	assert_string_equal(r.causes[0].def->finding, "cudnn-zlibwapi-missing");
+	assert_non_null(strstr(r.causes[0].because, "names a library"));
+	/* a library named in the evidence counts too: the second dll-not-found is about cublas */
+	explain_rank_unrecognised(&A, &m, CAT, "找不到 cublas64_11.dll", &r);
+	assert_string_equal(r.causes[0].def->finding, "dll-not-found");
+	assert_ptr_equal(r.causes[0].finding, &fs.v[4]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_other_major_installed),
 		cmocka_unit_test(test_loader_trace_is_evidence),
 		cmocka_unit_test(test_windows_message_on_linux),
+		cmocka_unit_test(test_unrecognised_takes_the_targets_findings),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
