@@ -463,6 +463,21 @@ static void add_driver_short_names(struct arena *a, struct explain_kb_part *kb, 
 		if (strchr(e->name + 11, '_'))
 			add_name(a, kb, e, camel, k);
 	}
+	/* the runtime's names the same way without their prefix (cutlass' Python DSL: "CUDAError
+	 * InsufficientDriver"): "~insufficientdriver"; the reader asks for two capitals at least, so a
+	 * one-word rest (cudaErrorUnknown) never matches a plain word */
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_error *e = &rows[i];
+		if (e->code == 0 || strcmp(e->api, "cudart") != 0 || strncmp(e->name, "cudaError", 9) != 0 ||
+		    strlen(e->name) + 1 - 9 > 100)
+			continue;
+		char camel[100];
+		camel[0] = '~';
+		size_t k = 1;
+		for (const char *c = e->name + 9; *c; c++)
+			camel[k++] = (char)tolower((unsigned char)*c);
+		add_name(a, kb, e, camel, k);
+	}
 }
 
 /* Texts several APIs share ("unknown error"): the reader looks for the first row of a text and

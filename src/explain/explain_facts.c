@@ -709,6 +709,9 @@ static void read_names(struct explain_reader *L)
 			memmove(w + 1, w, k->len + 1);
 			w[0] = '~';
 			d = bsearch(w, L->cat->names, L->cat->n_names, sizeof L->cat->names[0], name_key_cmp);
+			/* the runtime's and the driver API's (NoDevice): the table's first row, as above */
+			while (d && d > L->cat->names && strcmp(d[-1].lc, w) == 0)
+				d--;
 		}
 		char snake[128];
 		if (!d && (L->hints & H_CUDA) && binding_status_name(L->line.p + k->off, k->len, snake, sizeof snake)) {

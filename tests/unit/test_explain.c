@@ -512,6 +512,16 @@ static void test_general_facts(void **state)
 	m = first_message("handle: cublasStatusAllocFailed");
 	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUBLAS_STATUS_ALLOC_FAILED");
 	assert_null(first_message("cudnn wrapper: cudnnStatusLooksFine"));
+	/* the runtime's names without "cudaError", in CamelCase next to a CUDA word; a one-word rest
+	 * and the same word without a CUDA word are nothing */
+	m = first_message("CUDAError InsufficientDriver");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "cudaErrorInsufficientDriver");
+	assert_string_equal(m->cands[0].cause->finding, "driver-too-old");
+	m = first_message("raise CudaAPIError(NoKernelImageForDevice) from cuda.bindings");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "cudaErrorNoKernelImageForDevice");
+	m = first_message("cuda: Unknown");
+	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
+	assert_null(first_message("shader cache: InsufficientDriver flag cleared"));
 
 	const char *far = "$ export CUDA_VISIBLE_DEVICES=3\n$ python train.py\nloading\nloading\nloading\nloading\n"
 			  "loading\nloading\nRuntimeError: cuInit failed: CUDA_ERROR_NOT_INITIALIZED\n";
