@@ -846,6 +846,15 @@ static const struct {
 	{ "monitor: the system cannot find the file specified: 'nvidia-smi.exe'", "no-driver" },
 	{ "exec: \"nvidia-smi\": executable file not found in $PATH", "no-driver" },
 	{ "ld: libops.so: undefined reference to `cusparseSpMM@libcusparse.so.12'", "lib-symbol-version-missing" },
+	/* Chinese and Japanese write no blank between words and a library name (set ten: reports
+	 * whose whole text is a title in Chinese) */
+	{ "运行时提示 cufft64_11.dll 不存在", "dll-not-found" },
+	{ "由于找不到cublas64_12.dll，无法继续执行代码。", "dll-not-found" },
+	{ "报错：缺少 libcudnn_ops.so.9，请问怎么解决", "lib-not-found" },
+	{ "libnvrtc.so.12 加载失败", "lib-not-found" },
+	{ "cudart64_12.dll が見つかりません", "dll-not-found" },
+	{ "nvcuda.dll が見つかりません", "no-driver" },
+	{ "torch.cuda.is_available()一直返回False", "torch-cpu-build" },
 	{ "cudnnConvolutionForward returned CUDNN_STATUS_NOT_SUPPORTED", "framework-cudnn-mismatch" },
 	{ "kernel driver does not appear to be running on this host (gpu01)\nlibcuda reported version is: Not found: was "
 	  "unable to find libcuda.so DSO loaded into this program",
@@ -955,6 +964,9 @@ static const struct {
 	{ "user@workstation:/workspace$ python train.py\nRuntimeError: No CUDA GPUs are available", "container-no-gpu" },
 	{ "ls: cannot access 'nvidia-smi.log': No such file or directory", "no-driver" },
 	{ "main.c:(.text+0x20): undefined reference to `main'", "lib-symbol-version-missing" },
+	{ "cudnn64_8.dll 已加载成功", "dll-not-found" },
+	{ "libcudart.so.12 找到了，版本 12.4", "lib-not-found" },
+	{ "不存在的文件 config.yaml 已跳过", "dll-not-found" },
 };
 
 static void test_classes(void **state)
