@@ -831,7 +831,7 @@ static size_t number_apis(const struct explain_reader *L, long code, bool hex, c
 }
 
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
- * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess. */
+ * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess, "802 system error". */
 static void read_numbers(struct explain_reader *L)
 {
 	char w[32];
@@ -864,9 +864,19 @@ static void read_numbers(struct explain_reader *L)
 		if (!announced && vs_check && t + 1 < L->n_toks && L->toks[t + 1].len == 2 &&
 		    memcmp(L->lc.p + L->toks[t + 1].off, "vs", 2) == 0)
 			announced = true;
+		long code = hex ? (long)(int32_t)strtoul((const char *)p, NULL, 16) : strtol((const char *)p, NULL, 10);
+		/* the word after it: "fails with 802 system error". Only from 100 up, where the codes of
+		 * the runtime and the driver API are distinct from counts ("1 error detected") */
+		for (size_t a = 1; a <= 2 && !announced && !hex && code >= 100 && t + a < L->n_toks; a++) {
+			const struct tok *q = &L->toks[t + a];
+			if (q->len >= sizeof w || q->off - e > 16)
+				break;
+			memcpy(w, L->lc.p + q->off, q->len);
+			w[q->len] = 0;
+			announced = strcmp(w, "error") == 0 || strcmp(w, "failure") == 0;
+		}
 		if (!announced)
 			continue;
-		long code = hex ? (long)(int32_t)strtoul((const char *)p, NULL, 16) : strtol((const char *)p, NULL, 10);
 		if (code == 0)
 			continue;
 		const char *apis[10];

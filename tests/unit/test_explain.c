@@ -522,6 +522,14 @@ static void test_general_facts(void **state)
 	m = first_message("cuda: Unknown");
 	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
 	assert_null(first_message("shader cache: InsufficientDriver flag cleared"));
+	/* a code announced by the word after it, from 100 up; a count before "error" is no code */
+	m = first_message("CUDA initialization fails with 802 system error.");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "cudaErrorSystemNotReady");
+	assert_string_equal(m->cands[0].cause->finding, "fabric-manager-not-running");
+	m = first_message("nvcc: CUDA 12.4: 1 error detected in the compilation of kernel.cu");
+	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
+	m = first_message("CUDA batch: 300 images, 100 errors");
+	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
 
 	const char *far = "$ export CUDA_VISIBLE_DEVICES=3\n$ python train.py\nloading\nloading\nloading\nloading\n"
 			  "loading\nloading\nRuntimeError: cuInit failed: CUDA_ERROR_NOT_INITIALIZED\n";
