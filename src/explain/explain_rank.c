@@ -527,6 +527,20 @@ static const struct explain_cause_def *cause_for_finding(struct arena *a, const 
 	return d;
 }
 
+/* Whether needle (lower-case) occurs in p[0..len), ignoring case. */
+static bool has_ci(const char *p, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= len; i++) {
+		size_t k = 0;
+		while (k < n && tolower((unsigned char)p[i + k]) == needle[k])
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
 /* The library and DLL names in the input (libcudnn.so.8, cudnn64_8.dll): leads the text gives even
  * when no message form in it was recognised. At most max, each at most 127 bytes. */
 static size_t text_library_names(struct arena *a, const char *text, const char **out, size_t max)
@@ -537,11 +551,8 @@ static size_t text_library_names(struct arena *a, const char *text, const char *
 		while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '+' || *q == '-')
 			q++;
 		size_t len = (size_t)(q - p);
-		if (len >= 5 && len < 128) {
-			const char *w = arena_strndup(a, p, len);
-			if (ci_has(w, ".dll") || ci_has(w, ".so"))
-				out[n++] = w;
-		}
+		if (len >= 5 && len < 128 && (has_ci(p, len, ".so") || has_ci(p, len, ".dll")))
+			out[n++] = arena_strndup(a, p, len); /* copied only when kept: a log may be megabytes */
 		p = *q ? q + 1 : q;
 	}
 	return n;
