@@ -114,7 +114,7 @@ struct system_info {
 	const char *kernel;     /* uname -r (live) */
 	const char *machine;    /* uname -m (live) or from the root */
 	const char *hostname;
-	bool container;         /* /.dockerenv, /run/.containerenv */
+	bool container;         /* /.dockerenv, /run/.containerenv, /run/systemd/container, a k8s service account */
 };
 
 struct python_inventory;  /* src/collect/python.h */

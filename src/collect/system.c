@@ -36,8 +36,12 @@ void collect_system(struct cudx_ctx *ctx, struct inventory *inv)
 	if (ctx->os == OS_WINDOWS)
 		return;
 	s->os_name = os_release_name(ctx);
-	s->container = sysroot_exists(&ctx->root, "/.dockerenv") ||
-		       sysroot_exists(&ctx->root, "/run/.containerenv");
+	/* Docker's and Podman's own markers; systemd's, which LXC, systemd-nspawn and Podman write
+	 * (its text names the manager); a Kubernetes pod's service account */
+	static const char *const markers[] = { "/.dockerenv", "/run/.containerenv", "/run/systemd/container",
+					       "/var/run/secrets/kubernetes.io/serviceaccount" };
+	for (size_t i = 0; i < sizeof markers / sizeof markers[0] && !s->container; i++)
+		s->container = sysroot_exists(&ctx->root, markers[i]);
 	if (ctx->root.live) {
 		struct utsname u;
 		if (uname(&u) == 0) {

@@ -315,3 +315,20 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	# CUDA 11.8 builds sm_86: read as 11.0, the toolkit was called unable to
 	lacks_finding gpu-unsupported-by-toolkit
 }
+
+@test "a container is recognised by each marker: Docker's, Podman's, systemd's (LXC) and a Kubernetes pod's" {
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["system"]["container"]')" = False ]
+	local m
+	for m in .dockerenv run/.containerenv run/systemd/container var/run/secrets/kubernetes.io/serviceaccount; do
+		mkdir -p "$root/$(dirname "$m")"
+		case $m in
+		*serviceaccount) mkdir -p "$root/$m" ;;
+		run/systemd/container) echo lxc >"$root/$m" ;;
+		*) : >"$root/$m" ;;
+		esac
+		run_cudx --root "$root" --env "$env_file" --json
+		[ "$(json_get '["system"]["container"]')" = True ] || { echo "not seen: $m"; false; }
+		rm -rf "${root:?}/$m"
+	done
+}
