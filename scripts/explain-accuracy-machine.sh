@@ -1,0 +1,97 @@
+#!/bin/bash
+# How often `cudx explain` puts the confirmed cause first on real reports: from their text alone,
+# and with the machine each report describes rebuilt as a --root tree, which is how explain is
+# meant to run (on the machine where the message appeared).
+#
+#   scripts/explain-accuracy-machine.sh SET [--cudx BIN] [-v]
+#
+# SET is a directory of tests/fixtures/explain/machine/: items.jsonl (id, message, state: what the
+# report says of the machine), labels.jsonl (id, finding, also_ok: the cause its thread confirmed),
+# trees/ID/build.sh (the recipe of each item's tree, made from the state alone by someone who did
+# not see the labels; shared helpers in trees/lib-*.sh) and, when present, expert-A.jsonl /
+# expert-B.jsonl (an expert's three causes from the message alone / with the state), scored the
+# same way. An item is right when the first cause's finding id is its finding or one of also_ok;
+# items labelled "none" are not scored.
+#
+# The trees are built under build/explain-machine/NAME with the scenario tests' helpers
+# (tests/scenarios/lib/sysroot.bash: real NVIDIA files only through the build tree's host-file
+# cache, small ELF stand-ins compiled here), so nothing outside build/ is written. They need the
+# Debian packages of tests/fixtures/fetch-nvidia-debs.sh in build/pkgs, the CUDA 13 toolkit at
+# /usr/local/cuda-13.0 and, for the Windows items, mingw-w64; an item whose tree cannot be built
+# is scored against an empty tree and named.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+set_dir= cudx=$src/build/cudx verbose=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cudx) cudx=$2; shift ;;
+	-v) verbose=1 ;;
+	*) set_dir=$1 ;;
+	esac
+	shift
+done
+[ -d "$set_dir" ] || { echo "usage: $0 SET [--cudx BIN] [-v]" >&2; exit 2; }
+set_dir=$(cd "$set_dir" && pwd)
+[ -x "$cudx" ] || { echo "$0: no cudx at $cudx (make build, or --cudx BIN)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "$0: needs python3" >&2; exit 2; }
+
+work=$src/build/explain-machine/$(basename "$set_dir")
+rm -rf "$work/trees"
+mkdir -p "$work/cache"
+cp -r "$set_dir/trees" "$work/trees"
+# what the recipes read (tests/fixtures/explain/machine/README.md)
+export CUDX=$cudx CUDX_SRC=$src EXPLAIN_WORK=$work EXPLAIN_TREES=$work/trees
+export CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$src/build/pkgs}
+export WINFIX=$work/winfix
+sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || echo "note: no PE fixtures (mingw-w64 missing): Windows trees will not build" >&2
+failed=
+for b in "$work"/trees/*/build.sh; do
+	id=$(basename "$(dirname "$b")")
+	bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
+done
+[ -z "$failed" ] || echo "trees not built (scored against an empty tree):$failed" >&2
+
+python3 - "$cudx" "$set_dir" "$work/trees" "$verbose" <<'EOF'
+import json, os, subprocess, sys, tempfile
+cudx, set_dir, trees, verbose = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+def rows(name):
+    p = os.path.join(set_dir, name)
+    return {j["id"]: j for j in map(json.loads, filter(str.strip, open(p, encoding="utf-8")))} if os.path.exists(p) else None
+items, labels = rows("items.jsonl"), rows("labels.jsonl")
+empty = tempfile.mkdtemp()
+def causes(id_, tree):
+    args = [cudx, "explain", "--no-probe", "--json"]
+    d = os.path.join(trees, id_)
+    if tree and os.path.isdir(os.path.join(d, "root")):
+        args += ["--root", os.path.join(d, "root")]
+        if os.path.exists(os.path.join(d, "env")):
+            args += ["--env", os.path.join(d, "env")]
+        if os.path.exists(os.path.join(d, "args")):
+            args += [a for a in open(os.path.join(d, "args")).read().split("\n") if a]
+    else:
+        args += ["--root", empty]
+    r = subprocess.run(args + ["-"], input=items[id_]["message"].encode(), capture_output=True)
+    try:
+        return [c["id"] for c in json.loads(r.stdout).get("causes", [])]
+    except ValueError:
+        return []
+ways = [("text only (an empty --root)", lambda i: causes(i, False)),
+        ("with the machine state (--root tree)", lambda i: causes(i, True))]
+for name, label in (("expert-A.jsonl", "expert, message alone"), ("expert-B.jsonl", "expert, message and state")):
+    e = rows(name)
+    if e:
+        ways.append((label, lambda i, e=e: e[i]["ranked"] if i in e else []))
+scored = [i for i, l in labels.items() if l["finding"] != "none"]
+print("%s: %d reports with a confirmed finding" % (os.path.basename(set_dir), len(scored)))
+for label, get in ways:
+    first = top3 = 0
+    for i in scored:
+        ok = {labels[i]["finding"], *labels[i].get("also_ok", [])}
+        ids = get(i)
+        first += bool(ids) and ids[0] in ok
+        top3 += any(x in ok for x in ids[:3])
+        if verbose and not (ids and ids[0] in ok):
+            print("  %s: want %s, got %s" % (i, sorted(ok), ids[:3]))
+    print("  %-38s right cause first %d (%.1f %%), among the first three %d (%.1f %%)"
+          % (label, first, 100.0 * first / len(scored), top3, 100.0 * top3 / len(scored)))
+EOF
