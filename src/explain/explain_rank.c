@@ -225,11 +225,26 @@ static const char *check_not_wsl(struct arena *a, const struct explain_machine *
 	return "this system is not WSL (no /usr/lib/wsl/lib, no /dev/dxg)";
 }
 
+/* Whether the message carries a code whose knowledge-base row points at this finding. */
+static bool message_code_says(const struct explain_result *r, const char *finding)
+{
+	for (size_t i = 0; r->msg && i < r->msg->n_facts; i++) {
+		const struct explain_fact *f = &r->msg->facts[i];
+		if (f->kind == EXF_CODE && f->code->finding && strcmp(f->code->finding, finding) == 0)
+			return true;
+	}
+	return false;
+}
+
 static const char *check_no_stub(struct arena *a, const struct explain_machine *m,
 				 struct explain_result *r)
 {
 	const struct driver_info *d = &m->inv->driver;
 	if (!d->libcuda_path || d->libcuda_is_stub)
+		return NULL;
+	/* Only the stub returns 34 (CUDA_ERROR_STUB_LIBRARY): the process that printed it loaded one,
+	 * through its own RUNPATH or by the unversioned name, whatever the default search finds */
+	if (message_code_says(r, "stub-libcuda"))
 		return NULL;
 	return arena_printf(a, "the libcuda the loader picks here is the driver's, not the stub: %s",
 			    d->libcuda_path);

@@ -190,6 +190,31 @@ static void test_driver_present_rules_out(void **state)
 	assert_non_null(strstr(r.elsewhere, "pid 42"));
 }
 
+/* The driver's libcuda on the default search path contradicts a stub the text only suspects, not
+ * one the message's own code (34, which only the stub returns) reports: that process reached a
+ * stub some other way (its RUNPATH, the unversioned name). */
+static void test_stub_code_is_not_ruled_out(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	inv.driver.libcuda_path = "/run/opengl-driver/lib/libcuda.so.1";
+	inv.driver.kernel_version = "535.309.01";
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL };
+	struct explain_result r;
+	explain_rank(&A, &m, hit_of("cuInit failed: CUDA_ERROR_STUB_LIBRARY"), &r);
+	assert_string_equal(r.causes[0].def->finding, "stub-libcuda");
+	assert_int_not_equal(r.causes[0].conf, EXPLAIN_RULED_OUT);
+	/* numba's "unknown" cuInit error lists the stub as a possible cause: here it is ruled out */
+	explain_rank(&A, &m, hit_of("Error: Call to cuInit results in UNKNOWN_CUDA_ERROR (999)"), &r);
+	bool ruled = false;
+	for (size_t i = 0; i < r.n_causes; i++)
+		if (strcmp(r.causes[i].def->finding, "stub-libcuda") == 0)
+			ruled = r.causes[i].conf == EXPLAIN_RULED_OUT;
+	assert_true(ruled);
+}
+
 static void test_library_present_elsewhere(void **state)
 {
 	(void)state;
@@ -345,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_empty_target_judges_nothing),
 		cmocka_unit_test(test_library_finding_must_name_the_library),
 		cmocka_unit_test(test_driver_present_rules_out),
+		cmocka_unit_test(test_stub_code_is_not_ruled_out),
 		cmocka_unit_test(test_library_present_elsewhere),
 		cmocka_unit_test(test_other_major_installed),
 		cmocka_unit_test(test_loader_trace_is_evidence),
