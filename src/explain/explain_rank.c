@@ -13,6 +13,7 @@
  * shows nothing (an empty --root) confirms and contradicts nothing. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collect/windows.h"
@@ -325,7 +326,10 @@ static const struct lib_file *other_major(const struct inventory *inv, const cha
 		bool same_stem = true;
 		for (size_t k = 0; k < stem && same_stem; k++)
 			same_stem = tolower((unsigned char)n[k]) == tolower((unsigned char)want[k]);
-		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]))
+		/* the same major with other minor digits is no other major: CUDA 10.1's cuBLAS is
+		 * libcublas.so.10, which a program asking for libcublas.so.10.1 does not find */
+		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]) &&
+		    strtol(n + stem, NULL, 10) != strtol(want + stem, NULL, 10))
 			return l;
 	}
 	return NULL;

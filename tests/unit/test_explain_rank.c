@@ -273,6 +273,16 @@ static void test_other_major_installed(void **state)
 	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
 	assert_non_null(strstr(r.causes[0].evidence[0], "libcublasLt.so.12"));
 	assert_string_equal(explain_kv_get(&r, "libmajor"), "11");
+	/* the same major under another minor name is not another major: CUDA 10.1 installs cuBLAS as
+	 * libcublas.so.10, and a build asking for libcublas.so.10.1 does not find it */
+	struct lib_file ten[1] = {
+		{ .path = "/usr/lib/x86_64-linux-gnu/libcublas.so.10", .name = "libcublas.so.10",
+		  .soname = "libcublas.so.10", .origin = "ld.so.cache" },
+	};
+	inv.libs = ten;
+	explain_rank(&A, &m, hit_of("Cuda Configuration Error: Cannot find cuda library libcublas.so.10.1"), &r);
+	for (size_t i = 0; i < r.n_causes; i++)
+		assert_true(strcmp(r.causes[i].def->finding, "lib-wrong-major") != 0 || r.causes[i].conf != EXPLAIN_CONFIRMED);
 }
 
 static void fake_resolve(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
