@@ -17,8 +17,10 @@ static int check_run(struct cudx_ctx *ctx, int argc, char **argv)
 	struct focus fo = { .whole_system = true };
 	for (int i = 0; i < argc; i++)
 		switch (app_option(ctx->arena, &fo, argc, argv, &i)) {
-		case APP_OPTION_TAKEN: break;
-		case APP_OPTION_BAD: return command_usage(&cmd_check, "--app wants a file");
+		case APP_OPTION_TAKEN:
+			break;
+		case APP_OPTION_BAD:
+			return command_usage(&cmd_check, "--app wants a file");
 		case APP_OPTION_NOT:
 			return command_usage(&cmd_check, argv[i][0] == '-' ? "unknown option" : "unexpected argument");
 		}

@@ -92,6 +92,14 @@ static size_t ldpath_head(struct diag_ctx *d, const char ***dirs)
 	return env_split_path(d->ctx->arena, v, ':', dirs);
 }
 
+/* NVIDIA's CUDA images set LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64 for the
+ * volume nvidia-docker 1 mounted there; the NVIDIA Container Toolkit puts the driver libraries in the
+ * system directories instead, so in every such container these two are absent, and harmless. */
+static bool nvidia_image_dir(const char *dir)
+{
+	return strcmp(dir, "/usr/local/nvidia/lib") == 0 || strcmp(dir, "/usr/local/nvidia/lib64") == 0;
+}
+
 static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, bool stubs)
 {
 	const char **dirs;
@@ -128,7 +136,7 @@ static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, b
 			finding_fix(f, "remove the stray ':' from LD_LIBRARY_PATH");
 			continue;
 		}
-		if (dir[0] != '/' || sysroot_is_dir(&d->ctx->root, dir))
+		if (dir[0] != '/' || sysroot_is_dir(&d->ctx->root, dir) || nvidia_image_dir(keys[i]))
 			continue;
 		struct finding *f = rule_emit(d, self, "LD_LIBRARY_PATH names a directory that does not exist: %s", dir);
 		finding_subject(f, dir);

@@ -27,8 +27,10 @@ void pe_rva_map_build(struct pe_rva_map *m, const struct pe_section *secs, uint1
 			b[nb++] = secs[i].va;
 			b[nb++] = sec_end(&secs[i]);
 		}
-	qsort(b, nb, sizeof *b, cmp_u64);
 	m->n = 0;
+	if (nb == 0)
+		return; /* no section holds anything: every RVA maps to none */
+	qsort(b, nb, sizeof *b, cmp_u64);
 	for (size_t k = 0; k < nb; k++) {
 		if (b[k] > UINT32_MAX || (k && b[k] == b[k - 1]))
 			continue;

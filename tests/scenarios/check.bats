@@ -332,3 +332,12 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 		rm -rf "${root:?}/$m"
 	done
 }
+
+@test "LD_LIBRARY_PATH of NVIDIA's CUDA images (/usr/local/nvidia/lib, lib64, absent under the container toolkit) is no missing directory; another absent one is" {
+	echo "LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64:/opt/cuda-gone/lib64" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding ld-library-path-missing-dir
+	[ "$(finding_ids | grep -c '^ld-library-path-missing-dir$')" -eq 1 ]
+	[[ "$output" == *"does not exist: /opt/cuda-gone/lib64"* ]]
+	[[ "$output" != *"does not exist: /usr/local/nvidia"* ]]
+}
