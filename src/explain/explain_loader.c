@@ -29,6 +29,7 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 	/* a run-time load by a program without RPATH: what frameworks do for CUDA libraries */
 	struct loader_result *r = loader_resolve(L, name, NULL, true);
 	out->available = true;
+	out->system = L->interp_path && !L->no_libc;
 	if (!r)
 		return;
 	out->path = r->path;

@@ -450,7 +450,10 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 			return f->severity == SEV_ERROR ? 0 : 1;
 		}
 	}
-	if (!machine_known(m))
+	/* a tree that shows nothing of the GPU stack is still a system when it has its C library: what
+	 * its loader cannot find, a program there cannot load (the other checks need more) */
+	bool known = machine_known(m);
+	if (!known && !(res->available && res->system))
 		return 2;
 	const char *why = NULL;
 	enum support sup = library_support(a, m, r, res, cr, &why);
@@ -463,6 +466,8 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 		cr->ruled_out_because = why;
 		return 3;
 	}
+	if (!known)
+		return 2;
 	for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
 		if (strcmp(rule_outs[k].name, c->rule_out) == 0 && (why = rule_outs[k].check(a, m, r))) {
 			cr->conf = EXPLAIN_RULED_OUT;
@@ -481,7 +486,7 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	const char *lib = explain_kv_get(r, "library");
 	bool machine = m && m->inv && m->fs;
 	struct explain_resolution res = { 0 };
-	if (machine && m->resolve && lib && !explain_kv_get(r, "dll") && machine_known(m))
+	if (machine && m->resolve && lib && !explain_kv_get(r, "dll"))
 		m->resolve(m->cookie, a, lib, &res);
 	int rank[EXPLAIN_MAX_CAUSES];
 	for (size_t i = 0; i < msg->n_cands; i++) {

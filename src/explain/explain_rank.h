@@ -53,6 +53,9 @@ struct explain_resolution {
 	const char *how;    /* "ld.so.cache", "LD_LIBRARY_PATH", ... */
 	const char **tried; /* "tried /usr/lib/libx.so.8: no such file" ... */
 	size_t n_tried;
+	bool system;        /* the target has a C library (its program interpreter): a system or image a
+			     * program can run in, so "not found" there means something even when it
+			     * shows nothing of the GPU stack */
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */

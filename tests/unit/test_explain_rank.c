@@ -310,6 +310,38 @@ static void test_loader_trace_is_evidence(void **state)
 	assert_string_equal(r.causes[0].evidence[1], "tried /usr/lib/libnvrtc.so.12 (default dir): no such file");
 }
 
+/* A tree that shows nothing of the GPU stack, but has its C library (the loader says so): a
+ * container image with its environment. What its loader cannot find, a program there cannot load;
+ * without the C library the same tree judges nothing. */
+static bool fake_system;
+static void fake_resolve_system(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
+{
+	fake_resolve(cookie, a, name, out);
+	out->system = fake_system;
+}
+
+static void test_loader_of_an_image_without_gpu_stack(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", fake_resolve_system, NULL };
+	struct explain_result r;
+	const char *msg = "error while loading shared libraries: libcudart.so.12: cannot open shared object file";
+	fake_system = true;
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_string_equal(r.causes[0].def->finding, "lib-not-found");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	/* ...but the machine checks that need more than a loader do not run: WSL is not ruled out */
+	explain_rank(&A, &m, hit_of("ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"), &r);
+	for (size_t i = 0; i < r.n_causes; i++)
+		assert_int_not_equal(r.causes[i].conf, EXPLAIN_RULED_OUT);
+	fake_system = false;
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_int_equal(r.causes[0].conf, EXPLAIN_LIKELY);
+}
+
 static void test_windows_message_on_linux(void **state)
 {
 	(void)state;
@@ -384,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_library_present_elsewhere),
 		cmocka_unit_test(test_other_major_installed),
 		cmocka_unit_test(test_loader_trace_is_evidence),
+		cmocka_unit_test(test_loader_of_an_image_without_gpu_stack),
 		cmocka_unit_test(test_windows_message_on_linux),
 		cmocka_unit_test(test_unrecognised_takes_the_targets_findings),
 	};
