@@ -257,6 +257,10 @@ struct explain_reader *explain_reader_new(struct arena *a, const struct explain_
 /* Read every fact of one normalised line (lc: its lower-cased copy, same length). */
 void explain_line_facts(struct explain_reader *r, struct span line, struct span lc, size_t line_no,
 			struct explain_linefacts *out);
+/* The line just read, read again joined with the one before it (explain_scan.c: a message wrapped
+ * over two lines): the same as explain_line_facts, but it stays one line of the reader's history. */
+void explain_line_facts_joined(struct explain_reader *r, struct span line, struct span lc, size_t line_no,
+			       struct explain_linefacts *out);
 /* Classify a library name (a path is reduced to its base name). */
 void explain_lib_classify(const struct explain_catalog *cat, const char *name, struct explain_lib *out);
 /* Scan text line by line (at most EXPLAIN_MAX_INPUT bytes of it are looked at): messages with their

@@ -1056,8 +1056,8 @@ struct explain_reader *explain_reader_new(struct arena *a, const struct explain_
 	return L;
 }
 
-void explain_line_facts(struct explain_reader *L, struct span line, struct span lc, size_t line_no,
-			struct explain_linefacts *out)
+static void read_line(struct explain_reader *L, struct span line, struct span lc, size_t line_no,
+		      struct explain_linefacts *out)
 {
 	out->n = 0;
 	out->used = 0;
@@ -1077,6 +1077,19 @@ void explain_line_facts(struct explain_reader *L, struct span line, struct span 
 	refine_forms(L);
 	absorb_forms(L);
 	read_versions(L);
+}
+
+void explain_line_facts(struct explain_reader *L, struct span line, struct span lc, size_t line_no,
+			struct explain_linefacts *out)
+{
+	read_line(L, line, lc, line_no, out);
 	memmove(L->near_hints + 1, L->near_hints, sizeof L->near_hints - sizeof L->near_hints[0]);
 	L->near_hints[0] = L->hints;
+}
+
+void explain_line_facts_joined(struct explain_reader *L, struct span line, struct span lc, size_t line_no,
+			       struct explain_linefacts *out)
+{
+	read_line(L, line, lc, line_no, out);
+	L->near_hints[0] |= L->hints; /* the same line, read once more with the one before */
 }

@@ -46,9 +46,39 @@ static size_t normalise(const uint8_t *raw, size_t n, char *norm, char *lc, size
 	return k;
 }
 
+/* Whether a line stops short of its end: a Python prompt with an expression (its value is the
+ * next line), or a last character or word that needs more (a program wrapping its sentence:
+ * "pytorch-gpu >=2.0 is not installable because it requires" / "__cuda, which is missing"). */
+static bool ends_open(const char *lc, size_t k)
+{
+	static const char *const words[] = { "requires", "require", "required", "which", "with", "of", "for",
+					     "to", "the", "and", "or", "from", "by", "because", "in", "is", "are",
+					     "was", "were", "needs", "need", "found", "not" };
+	if (k > 4 && memcmp(lc, ">>> ", 4) == 0)
+		return true;
+	if (k == 0 || strchr(",:(", lc[k - 1]))
+		return k > 0;
+	size_t w = k;
+	while (w > 0 && lc[w - 1] != ' ')
+		w--;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == k - w && memcmp(lc + w, words[i], k - w) == 0)
+			return true;
+	return false;
+}
+
 static bool primary(const struct explain_fact *f)
 {
 	return f->kind == EXF_CODE || f->kind == EXF_FORM || f->kind == EXF_PHRASE;
+}
+
+/* Whether the line is a message (it has a fact signature() keeps). */
+static bool has_primary(const struct explain_linefacts *lf)
+{
+	for (size_t i = 0; i < lf->n; i++)
+		if (primary(&lf->v[i]))
+			return true;
+	return false;
 }
 
 /* What makes two lines the same message: their codes, forms (with what they are about) and
@@ -181,6 +211,12 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	for (size_t i = 0; i < RING; i++)
 		ring[i].line_no = 0;
 	struct explain_reader *reader = explain_reader_new(a, cat, max_line);
+	/* the line before, kept while it said nothing and ends open; both lines joined when this one
+	 * says nothing either */
+	char *prev = arena_alloc_uninit(a, max_line + 1), *prev_lc = arena_alloc_uninit(a, max_line + 1);
+	char *both = arena_alloc_uninit(a, max_line + 1), *both_lc = arena_alloc_uninit(a, max_line + 1);
+	size_t prev_k = 0;
+	struct explain_linefacts *alone = arena_alloc_uninit(a, sizeof *alone);
 	size_t off = 0;
 	while (off < text.n) {
 		const uint8_t *nl = memchr(text.p + off, '\n', text.n - off);
@@ -199,16 +235,40 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		struct explain_linefacts *lf = &ring[out->lines % RING];
 		lf->n = 0;
 		lf->line_no = out->lines;
+		size_t open_k = prev_k;
+		prev_k = 0;
 		if (k == 0)
 			continue;
 		explain_line_facts(reader, span_make(norm, k), span_make(lc, k), out->lines, lf);
+		struct span shown = span_make(norm, k);
+		if (!has_primary(lf) && open_k && open_k + 1 + k <= max_line) {
+			memcpy(both, prev, open_k);
+			memcpy(both_lc, prev_lc, open_k);
+			both[open_k] = both_lc[open_k] = ' ';
+			memcpy(both + open_k + 1, norm, k);
+			memcpy(both_lc + open_k + 1, lc, k);
+			/* read into lf itself (its facts' strings live in its own buffer); kept aside, the
+			 * line's own facts come back whole when the two lines say nothing more together */
+			*alone = *lf;
+			explain_line_facts_joined(reader, span_make(both, open_k + 1 + k),
+						  span_make(both_lc, open_k + 1 + k), out->lines, lf);
+			if (has_primary(lf))
+				shown = span_make(both, open_k + 1 + k);
+			else
+				*lf = *alone;
+		}
+		if (!has_primary(lf) && ends_open(lc, k)) {
+			memcpy(prev, norm, k);
+			memcpy(prev_lc, lc, k);
+			prev_k = k;
+		}
 		if (lf->n == 0)
 			continue;
 		/* the messages of the lines before take this line's facts as context */
 		for (size_t i = 0; i < out->n_msgs; i++)
 			if (out->msgs[i].ctx_until >= out->lines && out->msgs[i].line_no < out->lines)
 				add_context(a, &out->msgs[i], lf);
-		take_line(a, out, ring, lf, span_make(norm, k));
+		take_line(a, out, ring, lf, shown);
 		keep_hints(a, out, lf);
 	}
 	for (size_t i = 0; i < out->n_msgs; i++) {

@@ -544,6 +544,26 @@ static void test_general_facts(void **state)
 	assert_string_equal(m->cands[0].cause->finding, "wsl-libcuda");
 }
 
+/* A message wrapped over two lines, or a Python prompt and its value: read as one when neither
+ * line says anything alone and the first ends open; lines that each say something stay apart. */
+static void test_wrapped_lines(void **state)
+{
+	(void)state;
+	const struct explain_message *m = first_message(">>> import torch\n>>> torch.cuda.is_available()\nFalse\n");
+	assert_non_null(m);
+	assert_string_equal(m->cands[0].cause->finding, "torch-cpu-build");
+	assert_int_equal(m->line_no, 3);
+	m = first_message("pytorch-gpu >=2.0 is not installable because it requires\n"
+			  "  pytorch [...], which requires\n    __cuda =* *, which is missing on the system.\n");
+	assert_string_equal(m->cands[0].cause->finding, "conda-cuda-virtual-package");
+	/* a closed first line, or a prompt whose value says nothing, joins nothing */
+	assert_null(first_message("torch.cuda.is_available() was called.\nFalse\n"));
+	assert_null(first_message(">>> print(ok)\nFalse\n"));
+	/* a second line that is a message by itself keeps its own facts */
+	m = first_message("the loader reported, with\nlibcudnn.so.8: cannot open shared object file\n");
+	assert_string_equal(m->line, "libcudnn.so.8: cannot open shared object file");
+}
+
 static void test_new_forms(void **state)
 {
 	(void)state;
@@ -1043,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_scan_hostile),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_new_forms),
+		cmocka_unit_test(test_wrapped_lines),
 		cmocka_unit_test(test_general_facts),
 		cmocka_unit_test(test_held_out_messages),
 		cmocka_unit_test(test_alternation),
