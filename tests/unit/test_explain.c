@@ -883,6 +883,10 @@ static const struct {
 	{ "cudart64_12.dll が見つかりません", "dll-not-found" },
 	{ "nvcuda.dll が見つかりません", "no-driver" },
 	{ "torch.cuda.is_available()一直返回False", "torch-cpu-build" },
+	/* conda's CPU variants: a build string, the cpuonly metapackage, pytorch-mutex */
+	{ "pytorch                   2.0.1              py3.10_cpu_0    pytorch", "torch-cpu-build" },
+	{ "  - cpuonly=2.0", "torch-cpu-build" },
+	{ "pytorch-mutex             1.0                         cpu    pytorch", "torch-cpu-build" },
 	{ "cudnnConvolutionForward returned CUDNN_STATUS_NOT_SUPPORTED", "framework-cudnn-mismatch" },
 	{ "kernel driver does not appear to be running on this host (gpu01)\nlibcuda reported version is: Not found: was "
 	  "unable to find libcuda.so DSO loaded into this program",
@@ -993,6 +997,8 @@ static const struct {
 	{ "ls: cannot access 'nvidia-smi.log': No such file or directory", "no-driver" },
 	{ "main.c:(.text+0x20): undefined reference to `main'", "lib-symbol-version-missing" },
 	{ "cudnn64_8.dll 已加载成功", "dll-not-found" },
+	{ "pytorch                   2.1.0   py3.10_cuda12.1_cudnn8.9.2_0    pytorch", "torch-cpu-build" },
+	{ "pytorch 2.1.0 installed; the cpu count is 16", "torch-cpu-build" },
 	{ "libcudart.so.12 找到了，版本 12.4", "lib-not-found" },
 	{ "不存在的文件 config.yaml 已跳过", "dll-not-found" },
 };
