@@ -883,6 +883,8 @@ static const struct {
 	{ "cudart64_12.dll が見つかりません", "dll-not-found" },
 	{ "nvcuda.dll が見つかりません", "no-driver" },
 	{ "torch.cuda.is_available()一直返回False", "torch-cpu-build" },
+	/* the runtime cannot mount the host's driver libraries over ones baked into the image */
+	{ "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/0a1b/merged/usr/lib/x86_64-linux-gnu/libcuda.so.1: file exists: unknown", "driver-userspace-mismatch" },
 	/* conda's CPU variants: a build string, the cpuonly metapackage, pytorch-mutex */
 	{ "pytorch                   2.0.1              py3.10_cpu_0    pytorch", "torch-cpu-build" },
 	{ "  - cpuonly=2.0", "torch-cpu-build" },
@@ -999,6 +1001,7 @@ static const struct {
 	{ "cudnn64_8.dll 已加载成功", "dll-not-found" },
 	{ "pytorch                   2.1.0   py3.10_cuda12.1_cudnn8.9.2_0    pytorch", "torch-cpu-build" },
 	{ "pytorch 2.1.0 installed; the cpu count is 16", "torch-cpu-build" },
+	{ "mkdir: cannot create directory '/opt/libcuda-cache': File exists", "driver-userspace-mismatch" },
 	{ "libcudart.so.12 找到了，版本 12.4", "lib-not-found" },
 	{ "不存在的文件 config.yaml 已跳过", "dll-not-found" },
 };
