@@ -36,12 +36,17 @@ void collect_system(struct cudx_ctx *ctx, struct inventory *inv)
 	if (ctx->os == OS_WINDOWS)
 		return;
 	s->os_name = os_release_name(ctx);
-	/* Docker's and Podman's own markers; systemd's, which LXC, systemd-nspawn and Podman write
-	 * (its text names the manager); a Kubernetes pod's service account */
-	static const char *const markers[] = { "/.dockerenv", "/run/.containerenv", "/run/systemd/container",
+	/* Docker's and Podman's own markers; a Kubernetes pod's service account; systemd's, which LXC,
+	 * systemd-nspawn and Podman write with the manager's name, and WSL 2 with systemd as "wsl"
+	 * (not a container: its GPU comes through /dev/dxg) */
+	static const char *const markers[] = { "/.dockerenv", "/run/.containerenv",
 					       "/var/run/secrets/kubernetes.io/serviceaccount" };
 	for (size_t i = 0; i < sizeof markers / sizeof markers[0] && !s->container; i++)
 		s->container = sysroot_exists(&ctx->root, markers[i]);
+	size_t len;
+	const char *manager = sysroot_read_text(&ctx->root, ctx->arena, "/run/systemd/container", 256, &len, NULL);
+	if (!s->container && manager && len && strncmp(manager, "wsl", 3) != 0)
+		s->container = true;
 	if (ctx->root.live) {
 		struct utsname u;
 		if (uname(&u) == 0) {

@@ -69,27 +69,27 @@ static void toolkit_version(struct cudx_ctx *ctx, struct inventory *inv, struct 
 	/* libcudart.so.12.4.127, the real file: the link beside it is named by the SONAME, which says
 	 * nothing of the minor version from CUDA 11 on (every 11.x runtime is libcudart.so.11.0) */
 	static const char *const libdirs[] = { "lib64", "lib", "targets/x86_64-linux/lib" };
+	const char *best = NULL; /* over all three: lib64 may be a directory holding only the link */
+	struct version best_v = { 0 };
 	for (size_t d = 0; d < 3; d++) {
 		struct sysroot_dirent *ents;
 		size_t n;
 		if (sysroot_list_dir(&ctx->root, ctx->arena, path_join(ctx->arena, tk->path, libdirs[d]), &ents,
 				     &n, 20000) != 0)
 			continue;
-		const char *best = NULL;
-		struct version best_v = { 0 };
 		for (size_t i = 0; i < n; i++) {
 			struct version v;
 			if (strncmp(ents[i].name, "libcudart.so.", 13) == 0 && version_parse(ents[i].name + 13, &v) &&
 			    v.n >= 2 && (!best || v.n > best_v.n || (v.n == best_v.n && version_cmp(&v, &best_v) > 0))) {
-				best = ents[i].name + 13;
+				best = arena_strdup(ctx->arena, ents[i].name + 13);
 				best_v = v;
 			}
 		}
-		if (best) {
-			tk->version = arena_strdup(ctx->arena, best);
-			tk->version_source = "libcudart file name";
-			return;
-		}
+	}
+	if (best) {
+		tk->version = best;
+		tk->version_source = "libcudart file name";
+		return;
 	}
 	/* nvcc carries "Cuda compilation tools, release 13.0, V13.0.88" */
 	if (tk->nvcc) {

@@ -78,7 +78,7 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 	static const struct machine_side seen = {
 		"/dev/nvidia0", "this is a container (/.dockerenv, /run/.containerenv, /run/systemd/container or a Kubernetes service account) without /dev/nvidia0, /dev/nvidia1, ..."
 	};
-	emit(d, self, inv->system.container && inv->system.live && !gpu_nodes(inv) ? &seen : NULL);
+	emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }
 
 static void check_wsl(struct diag_ctx *d, const struct rule *self)

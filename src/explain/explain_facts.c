@@ -865,15 +865,29 @@ static void read_numbers(struct explain_reader *L)
 		    memcmp(L->lc.p + L->toks[t + 1].off, "vs", 2) == 0)
 			announced = true;
 		long code = hex ? (long)(int32_t)strtoul((const char *)p, NULL, 16) : strtol((const char *)p, NULL, 10);
-		/* the word after it: "fails with 802 system error". Only from 100 up, where the codes of
-		 * the runtime and the driver API are distinct from counts ("1 error detected") */
-		for (size_t a = 1; a <= 2 && !announced && !hex && code >= 100 && t + a < L->n_toks; a++) {
+		/* the word after it, ending the phrase, with a verb of failing before: "fails with 802
+		 * system error.". Only from 100 up and next to a CUDA word, where the codes of the runtime
+		 * and the driver API stand apart from counts ("1 error detected", "Epoch 100 error on GPU
+		 * 0", "HTTP 500 error", "300 images, 100 error") */
+		bool failing = false;
+		for (size_t b = 1; b <= 2 && b <= t && !failing; b++) {
+			static const char *const verbs[] = { "with", "fails", "failed", "returned", "returns", "raised", "gave" };
+			const struct tok *q = &L->toks[t - b];
+			for (size_t v = 0; v < sizeof verbs / sizeof verbs[0] && !failing; v++)
+				failing = q->len == strlen(verbs[v]) && memcmp(L->lc.p + q->off, verbs[v], q->len) == 0;
+		}
+		for (size_t a = 1; a <= 2 && !announced && !hex && failing && code >= 100 && (L->hints & (H_CUDA | H_CU)) &&
+				   t + a < L->n_toks;
+		     a++) {
 			const struct tok *q = &L->toks[t + a];
 			if (q->len >= sizeof w || q->off - e > 16)
 				break;
 			memcpy(w, L->lc.p + q->off, q->len);
 			w[q->len] = 0;
-			announced = strcmp(w, "error") == 0 || strcmp(w, "failure") == 0;
+			size_t after = q->off + q->len;
+			bool ends = after >= L->lc.n || strchr(".,:;)!", L->lc.p[after]) ||
+				    (L->lc.p[after] == ' ' && (after + 1 >= L->lc.n || strchr(".,:;)!", L->lc.p[after + 1])));
+			announced = ends && (strcmp(w, "error") == 0 || strcmp(w, "failure") == 0);
 		}
 		if (!announced)
 			continue;

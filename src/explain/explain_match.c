@@ -231,6 +231,26 @@ static bool cls_word(unsigned char c)
 	return isalnum(c) || c == '_';
 }
 
+/* Whether the UTF-8 character at lc[q] (a byte >= 0x80) is part of a word, for {end}: Chinese and
+ * Japanese write no blank between words, so a character after a phrase continues it ("不存在问题",
+ * "there is no problem", is not "不存在", "does not exist"); their punctuation (U+3000..U+303F,
+ * the fullwidth ，！：；（）, U+2000..U+206F with “ ” …) ends it. */
+static bool utf8_word(struct span lc, size_t q)
+{
+	const uint8_t *p = lc.p + q;
+	size_t left = lc.n - q;
+	if (p[0] < 0x80)
+		return false;
+	if (left < 3 || (p[0] & 0xf0) != 0xe0)
+		return (p[0] & 0xc0) == 0xc0; /* two- and four-byte characters: letters of other scripts */
+	unsigned cp = (unsigned)(p[0] & 0x0f) << 12 | (unsigned)(p[1] & 0x3f) << 6 | (unsigned)(p[2] & 0x3f);
+	bool fullwidth_alnum = (cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a) ||
+			       (cp >= 0xff41 && cp <= 0xff5a);
+	bool punct = (cp >= 0x2000 && cp <= 0x206f) || (cp >= 0x3000 && cp <= 0x303f) ||
+		     (cp >= 0xff00 && cp <= 0xff65 && !fullwidth_alnum);
+	return !punct;
+}
+
 static bool has_sub_lc(const uint8_t *p, size_t n, const char *sub)
 {
 	size_t m = strlen(sub);
@@ -410,7 +430,7 @@ static long match_block(const struct explain_pattern *p, size_t from, size_t e, 
 			size_t q = pos;
 			while (q < lc.n && lc.p[q] == ' ')
 				q++;
-			if (q < lc.n && cls_word(lc.p[q]))
+			if (q < lc.n && (cls_word(lc.p[q]) || utf8_word(lc, q)))
 				return -1;
 			continue;
 		}

@@ -305,6 +305,25 @@ static const struct finding *confirming(const struct explain_machine *m, const c
 
 /* ---- support from the loader and the inventory ------------------------------------------- */
 
+/* Whether two version tails of a library name ("10.1", "10", "12.4.5", "110" of a DLL) name another
+ * version: they differ in a number both give. One that only adds numbers to the other is the same
+ * library (CUDA 10.1's cuBLAS is libcublas.so.10: a program asking for libcublas.so.10.1 finds no
+ * other version there, just not that name), while 10.0 and 10.1 are two (CUDA 9 and 10 put the
+ * minor in the runtime's SONAME). */
+static bool other_version(const char *a, const char *b)
+{
+	while (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+		char *ea, *eb;
+		long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
+		if (x != y)
+			return true;
+		if (*ea != '.' || *eb != '.')
+			return false;
+		a = ea + 1, b = eb + 1;
+	}
+	return false;
+}
+
 /* Another major of the library the message wants, on this machine: "libcublasLt.so.12" when
  * "libcublasLt.so.11" was asked for, "cublas64_12.dll" for "cublas64_11.dll". */
 static const struct lib_file *other_major(const struct inventory *inv, const char *want)
@@ -326,10 +345,7 @@ static const struct lib_file *other_major(const struct inventory *inv, const cha
 		bool same_stem = true;
 		for (size_t k = 0; k < stem && same_stem; k++)
 			same_stem = tolower((unsigned char)n[k]) == tolower((unsigned char)want[k]);
-		/* the same major with other minor digits is no other major: CUDA 10.1's cuBLAS is
-		 * libcublas.so.10, which a program asking for libcublas.so.10.1 does not find */
-		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]) &&
-		    strtol(n + stem, NULL, 10) != strtol(want + stem, NULL, 10))
+		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]) && other_version(n + stem, want + stem))
 			return l;
 	}
 	return NULL;
@@ -575,6 +591,8 @@ static size_t text_library_names(struct arena *a, const char *text, const char *
 		while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '+' || *q == '-')
 			q++;
 		size_t len = (size_t)(q - p);
+		while (len && strchr(".-+", p[len - 1])) /* the sentence's full stop is not the name's */
+			len--;
 		if (len >= 5 && len < 128 && (has_ci(p, len, ".so") || has_ci(p, len, ".dll")))
 			out[n++] = arena_strndup(a, p, len); /* copied only when kept: a log may be megabytes */
 		p = *q ? q + 1 : q;

@@ -247,6 +247,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 			both[open_k] = both_lc[open_k] = ' ';
 			memcpy(both + open_k + 1, norm, k);
 			memcpy(both_lc + open_k + 1, lc, k);
+			both[open_k + 1 + k] = both_lc[open_k + 1 + k] = 0; /* as normalise() ends a line */
 			/* read into lf itself (its facts' strings live in its own buffer); kept aside, the
 			 * line's own facts come back whole when the two lines say nothing more together */
 			*alone = *lf;

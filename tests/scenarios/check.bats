@@ -314,9 +314,15 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(json_get '["inventory"]["toolkits"][0]["version_source"]')" = "libcudart file name" ]
 	# CUDA 11.8 builds sm_86: read as 11.0, the toolkit was called unable to
 	lacks_finding gpu-unsupported-by-toolkit
+	# lib64 a directory of its own holding only the link: the real file elsewhere still decides
+	rm "$root/usr/local/cuda-11.8/lib64"
+	mkdir "$root/usr/local/cuda-11.8/lib64"
+	ln -s ../targets/x86_64-linux/lib/libcudart.so.11.8.89 "$root/usr/local/cuda-11.8/lib64/libcudart.so.11.0"
+	run_cudx --root "$root" --env "$env_file" --gpu "RTX 3090" --json
+	[ "$(json_get '["inventory"]["toolkits"][0]["version"]')" = 11.8.89 ]
 }
 
-@test "a container is recognised by each marker: Docker's, Podman's, systemd's (LXC) and a Kubernetes pod's" {
+@test "a container is recognised by each marker: Docker's, Podman's, systemd's (LXC, not WSL) and a Kubernetes pod's" {
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(json_get '["system"]["container"]')" = False ]
 	local m
@@ -331,6 +337,11 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 		[ "$(json_get '["system"]["container"]')" = True ] || { echo "not seen: $m"; false; }
 		rm -rf "${root:?}/$m"
 	done
+	# WSL 2 with systemd writes "wsl" there: no container (its GPU comes through /dev/dxg)
+	mkdir -p "$root/run/systemd"
+	echo wsl >"$root/run/systemd/container"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["system"]["container"]')" = False ]
 }
 
 @test "LD_LIBRARY_PATH of NVIDIA's CUDA images (/usr/local/nvidia/lib, lib64, absent under the container toolkit) is no missing directory; another absent one is" {

@@ -528,7 +528,11 @@ static void test_general_facts(void **state)
 	assert_string_equal(m->cands[0].cause->finding, "fabric-manager-not-running");
 	m = first_message("nvcc: CUDA 12.4: 1 error detected in the compilation of kernel.cu");
 	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
-	m = first_message("CUDA batch: 300 images, 100 errors");
+	m = first_message("CUDA batch: 300 images, 100 error");
+	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
+	m = first_message("Epoch 100 error on CUDA device 0: 0.123");
+	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
+	m = first_message("NVIDIA driver download failed: HTTP 500 error");
 	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
 
 	const char *far = "$ export CUDA_VISIBLE_DEVICES=3\n$ python train.py\nloading\nloading\nloading\nloading\n"
@@ -559,6 +563,11 @@ static void test_wrapped_lines(void **state)
 	/* a closed first line, or a prompt whose value says nothing, joins nothing */
 	assert_null(first_message("torch.cuda.is_available() was called.\nFalse\n"));
 	assert_null(first_message(">>> print(ok)\nFalse\n"));
+	/* the joined line ends where its text does: an earlier, longer join left "5555" behind in the
+	 * buffer, and the code was read as 25555 */
+	m = first_message("note:\nxxxxxxxxxxxxxxxxxxxxxxxxxxx5555\n\ncudaMalloc returned error code:\n2\n");
+	assert_non_null(m);
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "cudaErrorMemoryAllocation");
 	/* a second line that is a message by itself keeps its own facts */
 	m = first_message("the loader reported, with\nlibcudnn.so.8: cannot open shared object file\n");
 	assert_string_equal(m->line, "libcudnn.so.8: cannot open shared object file");
@@ -877,6 +886,7 @@ static const struct {
 	/* Chinese and Japanese write no blank between words and a library name (set ten: reports
 	 * whose whole text is a title in Chinese) */
 	{ "运行时提示 cufft64_11.dll 不存在", "dll-not-found" },
+	{ "cublas64_11.dll不存在的错误", "dll-not-found" },
 	{ "由于找不到cublas64_12.dll，无法继续执行代码。", "dll-not-found" },
 	{ "报错：缺少 libcudnn_ops.so.9，请问怎么解决", "lib-not-found" },
 	{ "libnvrtc.so.12 加载失败", "lib-not-found" },
@@ -1001,9 +1011,13 @@ static const struct {
 	{ "cudnn64_8.dll 已加载成功", "dll-not-found" },
 	{ "pytorch                   2.1.0   py3.10_cuda12.1_cudnn8.9.2_0    pytorch", "torch-cpu-build" },
 	{ "pytorch 2.1.0 installed; the cpu count is 16", "torch-cpu-build" },
+	{ "torch.cuda.is_available(): True, pin_memory=False", "torch-cpu-build" },
+	{ "print(torch.cuda.is_available()) # True; amp_enabled=False", "torch-cpu-build" },
+	{ ">>> print(torch.cuda.is_available(), torch.backends.cudnn.deterministic)\nTrue False", "torch-cpu-build" },
 	{ "mkdir: cannot create directory '/opt/libcuda-cache': File exists", "driver-userspace-mismatch" },
 	{ "libcudart.so.12 找到了，版本 12.4", "lib-not-found" },
-	{ "不存在的文件 config.yaml 已跳过", "dll-not-found" },
+	{ "libcudart.so.12 不存在问题，程序运行正常", "lib-not-found" },
+	{ "cudnn64_8.dll 不存在任何兼容性问题", "dll-not-found" },
 };
 
 static void test_classes(void **state)

@@ -283,6 +283,16 @@ static void test_other_major_installed(void **state)
 	explain_rank(&A, &m, hit_of("Cuda Configuration Error: Cannot find cuda library libcublas.so.10.1"), &r);
 	for (size_t i = 0; i < r.n_causes; i++)
 		assert_true(strcmp(r.causes[i].def->finding, "lib-wrong-major") != 0 || r.causes[i].conf != EXPLAIN_CONFIRMED);
+	/* ...but CUDA 9 and 10 runtimes carry the minor in their SONAME: 10.1 is another version for a
+	 * program built for 10.0 (TensorFlow 1.x on a CUDA 10.1 machine) */
+	struct lib_file rt[1] = {
+		{ .path = "/usr/local/cuda-10.1/lib64/libcudart.so.10.1", .name = "libcudart.so.10.1",
+		  .soname = "libcudart.so.10.1", .origin = "LD_LIBRARY_PATH" },
+	};
+	inv.libs = rt;
+	explain_rank(&A, &m, hit_of("ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory"), &r);
+	assert_string_equal(r.causes[0].def->finding, "lib-wrong-major");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
 }
 
 static void fake_resolve(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
