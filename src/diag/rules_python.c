@@ -348,7 +348,9 @@ static void check_tf_windows(struct diag_ctx *d, const struct rule *self)
 	FOR_EACH_FW(d, env, fw)
 	{
 		struct version v;
-		if (fw->kind != PY_FW_TENSORFLOW || fw->cpu_only || !fw->version)
+		/* the Windows wheels after 2.10 are CPU builds (build_info.py: is_cuda_build False): only
+		 * tensorflow-cpu says the user asked for no GPU */
+		if (fw->kind != PY_FW_TENSORFLOW || strcmp(fw->name, "tensorflow-cpu") == 0 || !fw->version)
 			continue;
 		if (!version_parse(fw->version, &v) || version_cmp_parts(&v, &lv, 2) <= 0)
 			continue;

@@ -218,11 +218,21 @@ healthy_venv() {
 	site="$R/Python311/Lib/site-packages"
 	mkpy_dist "$site" tensorflow 2.15.0 'tensorflow-intel==2.15.0; platform_system == "Windows"'
 	mkpy_dist "$site" tensorflow_intel 2.15.0
-	mkdir -p "$site/tensorflow"
+	# as the wheel has it: a CPU build
+	mkdir -p "$site/tensorflow/python/platform"
+	echo "build_info = collections.OrderedDict([('is_cuda_build', False), ('is_rocm_build', False), ('msvcp_dll_names', 'msvcp140.dll,msvcp140_1.dll')])" \
+		>"$site/tensorflow/python/platform/build_info.py"
 	printf 'Path=C:\\Python311;C:\\Python311\\Scripts;C:\\Windows\\System32\r\n' >"$R.env"
 	: >"$R/Python311/python.exe"
 	run_strict "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
 	[ "$(echo "$output" | mkpy_ids)" = "tf-windows-native-gpu" ]
+	# tensorflow-cpu is a CPU build asked for
+	rm -rf "$site"/tensorflow*
+	mkpy_dist "$site" tensorflow_cpu 2.15.0
+	mkdir -p "$site/tensorflow"
+	run_strict "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0] | "\(.package) \(.cpu_only)"')" = "tensorflow-cpu true" ]
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
 	rm -rf "$site"/tensorflow*
 	mkpy_dist "$site" tensorflow_gpu 2.10.0
 	mkdir -p "$site/tensorflow"
