@@ -158,7 +158,7 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	diag_run(&d);
 	findings_sort(fs);
 
-	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin, NULL, NULL };
+	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin, NULL, NULL, cat };
 	explain_machine_loader(&m, ctx);
 	struct explain_report rep = {
 		.scan = &scan,

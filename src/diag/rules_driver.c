@@ -82,6 +82,19 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	finding_ref(f, "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/");
 }
 
+/* Whether path lies in a toolkit's compat directory (/usr/local/cuda-12.8/compat/libcuda.so.1). */
+static bool in_compat_dir(const struct driver_info *drv, const char *path)
+{
+	if (!path)
+		return false;
+	for (size_t i = 0; i < drv->n_compat_dirs; i++) {
+		size_t n = strlen(drv->compat_dirs[i]);
+		if (strncmp(path, drv->compat_dirs[i], n) == 0 && path[n] == '/')
+			return true;
+	}
+	return strstr(path, "/compat/libcuda.so") != NULL;
+}
+
 static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self)
 {
 	const struct driver_info *drv = &d->inv->driver;
@@ -93,6 +106,10 @@ static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self
 	const char *vers[2] = { drv->libcuda_is_stub ? NULL : drv->libcuda_version, drv->nvml_version };
 	for (int i = 0; i < 2; i++) {
 		if (!vers[i] || version_strcmp(vers[i], kv) == 0)
+			continue;
+		/* a forward-compatibility libcuda (cuda-compat) is newer than the module by design; where
+		 * the GPU does not support that, CUDA says so with 804 (forward-compat-unsupported) */
+		if (i == 0 && version_strcmp(vers[i], kv) > 0 && in_compat_dir(drv, paths[i]))
 			continue;
 		struct finding *f = rule_emit(d, self, "driver/library version mismatch: kernel module %s, %s %s", kv,
 					      names[i], vers[i]);

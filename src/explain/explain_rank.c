@@ -493,6 +493,63 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	return 2;
 }
 
+/* The catalogue's cause for a finding id, or one made from the finding (an id explain has no row
+ * for: lib-damaged, no-libc ...). */
+static const struct explain_cause_def *cause_for_finding(struct arena *a, const struct explain_catalog *cat,
+							 const struct finding *f)
+{
+	for (size_t k = 0; cat && k < cat->n_causes; k++)
+		if (strcmp(cat->causes[k].finding, f->id) == 0)
+			return &cat->causes[k];
+	struct explain_cause_def *d = arena_calloc(a, 1, sizeof *d);
+	*d = (struct explain_cause_def){ .key = f->id, .finding = f->id, .category = "", .summary = f->summary,
+					 .fix = "", .check = "", .rule_out = "", .source = "cudx check" };
+	return d;
+}
+
+/* A finding of the driver's family (the rule's `about`): no driver, a mismatch of its halves, no
+ * device nodes, a container without the GPUs ... each keeps CUDA from reaching the GPU. */
+static bool about_driver(const char *finding_id)
+{
+	const struct rule *r = diag_rule(finding_id);
+	return r && r->about && strcmp(r->about, "driver") == 0;
+}
+
+/* A message that CUDA could not reach the GPU ("no CUDA-capable device", "couldn't communicate
+ * with the NVIDIA driver") names some of the driver's problems as its causes, but any of them
+ * stops CUDA the same way: an error of that family on the target that no candidate names joins
+ * them, confirmed (a Driver/library version mismatch behind "no CUDA-capable device"). */
+static void add_driver_errors(struct arena *a, const struct explain_machine *m, struct explain_result *r, int *rank)
+{
+	/* a message whose own code names its first cause ("Driver/library version mismatch", 804)
+	 * keeps it first: the machine's other driver errors follow the text's causes */
+	bool named_by_code = r->n_causes && message_code_says(r, r->causes[0].def->finding);
+	bool driver_msg = false;
+	for (size_t i = 0; i < r->n_causes && !driver_msg; i++)
+		driver_msg = about_driver(r->causes[i].def->finding);
+	for (size_t i = 0; driver_msg && i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
+		const struct finding *f = &m->fs->v[i];
+		if (f->severity != SEV_ERROR || message_only(f) || !about_driver(f->id))
+			continue;
+		bool named = false;
+		for (size_t k = 0; k < r->n_causes && !named; k++)
+			named = strcmp(r->causes[k].def->finding, f->id) == 0;
+		if (named)
+			continue;
+		struct explain_cause_result *cr = &r->causes[r->n_causes];
+		memset(cr, 0, sizeof *cr);
+		cr->def = cause_for_finding(a, m->cat, f);
+		cr->conf = EXPLAIN_CONFIRMED;
+		cr->because = "the target shows it, and like the message's own causes it keeps CUDA from the GPU";
+		cr->summary = f->summary;
+		cr->finding = f;
+		add_finding_evidence(a, cr, f);
+		for (size_t e = 0; e < f->n_fix; e++)
+			push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+		rank[r->n_causes++] = named_by_code ? 2 : 0;
+	}
+}
+
 void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r)
 {
@@ -529,6 +586,8 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			}
 		}
 	}
+	if (machine && machine_known(m))
+		add_driver_errors(a, m, r, rank);
 	/* stable order by bucket; within one, the text's order */
 	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];
 	size_t n = 0;
@@ -551,20 +610,6 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			   "another environment. Run cudx explain where it happened, or point cudx at it "
 			   "(--pid PID, --env FILE, --root DIR); this run read the environment of %s.",
 			m->env_origin ? m->env_origin : "this process");
-}
-
-/* The catalogue's cause for a finding id, or one made from the finding (an id explain has no row
- * for: lib-damaged, no-libc ...). */
-static const struct explain_cause_def *cause_for_finding(struct arena *a, const struct explain_catalog *cat,
-							 const struct finding *f)
-{
-	for (size_t k = 0; cat && k < cat->n_causes; k++)
-		if (strcmp(cat->causes[k].finding, f->id) == 0)
-			return &cat->causes[k];
-	struct explain_cause_def *d = arena_calloc(a, 1, sizeof *d);
-	*d = (struct explain_cause_def){ .key = f->id, .finding = f->id, .category = "", .summary = f->summary,
-					 .fix = "", .check = "", .rule_out = "", .source = "cudx check" };
-	return d;
 }
 
 /* Whether needle (lower-case) occurs in p[0..len), ignoring case. */

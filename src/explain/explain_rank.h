@@ -67,6 +67,7 @@ struct explain_machine {
 	/* resolve a Linux library name as ld.so would here; NULL = not available */
 	void (*resolve)(void *cookie, struct arena *a, const char *name, struct explain_resolution *out);
 	void *cookie;
+	const struct explain_catalog *cat; /* the causes of findings no candidate names; NULL: made up */
 };
 
 const char *explain_conf_name(enum explain_conf c);

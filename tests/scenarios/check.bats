@@ -352,3 +352,20 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[[ "$output" == *"does not exist: /opt/cuda-gone/lib64"* ]]
 	[[ "$output" != *"does not exist: /usr/local/nvidia"* ]]
 }
+
+@test "a forward-compat libcuda newer than the kernel module is by design, an older one a mismatch" {
+	proc_version "$root" 535.183.01
+	local compat=/usr/local/cuda-12.8/compat
+	mkdir -p "$root/usr/local/cuda-12.8/include" "$root/$compat"
+	touch "$root/usr/local/cuda-12.8/include/cuda.h"
+	fake_lib "$root" "$compat/libcuda.so.570.86.10" libcuda.so.1
+	ln -s libcuda.so.570.86.10 "$root/$compat/libcuda.so.1"
+	echo "LD_LIBRARY_PATH=$compat" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = "$compat/libcuda.so.1" ]
+	lacks_finding driver-userspace-mismatch
+	# the same package on a newer host driver: its libcuda is older than the module
+	proc_version "$root" 575.51.03
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding driver-userspace-mismatch
+}
