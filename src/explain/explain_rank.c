@@ -659,9 +659,15 @@ void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m,
 	memset(r, 0, sizeof *r);
 	if (!m || !m->inv || !m->fs || !machine_known(m))
 		return;
-	const char *names[16];
+	const char *names[24];
 	size_t n_names = text_library_names(a, text, names, 16);
-	/* findings about a library the text names first, then errors before warnings */
+	/* the frameworks cudx reads (src/collect/python_fw.c), as the text and the findings name them */
+	static const char *const frameworks[] = { "tensorflow", "pytorch", "torch", "jax", "onnxruntime", "cupy",
+						  "paddle" };
+	for (size_t i = 0; text && i < sizeof frameworks / sizeof frameworks[0] && n_names < 24; i++)
+		if (ci_has(text, frameworks[i]))
+			names[n_names++] = frameworks[i];
+	/* findings about a library or framework the text names first, then errors before warnings */
 	for (int named = 1; named >= 0; named--)
 		for (int sev = SEV_ERROR; sev >= SEV_WARNING; sev--)
 			for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
@@ -677,7 +683,7 @@ void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m,
 				struct explain_cause_result *cr = &r->causes[r->n_causes++];
 				cr->def = cause_for_finding(a, cat, f);
 				cr->conf = r->n_causes == 1 ? EXPLAIN_LIKELY : EXPLAIN_POSSIBLE;
-				cr->because = named ? "the message was not recognised, but it names a library this finding is about"
+				cr->because = named ? "the message was not recognised, but it names the library or framework this finding is about"
 						    : "the message was not recognised; the target shows this";
 				cr->summary = f->summary;
 				cr->finding = f;

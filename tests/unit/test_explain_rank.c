@@ -437,7 +437,12 @@ static void test_unrecognised_takes_the_targets_findings(void **state)
 	/* the text names zlibwapi.dll: its finding leads */
 	explain_rank_unrecognised(&A, &m, CAT, "Windows: zlibwapi.dll 异常", &r);
 	assert_string_equal(r.causes[0].def->finding, "cudnn-zlibwapi-missing");
-	assert_non_null(strstr(r.causes[0].because, "names a library"));
+	assert_non_null(strstr(r.causes[0].because, "names the library"));
+	/* a framework the text names: the warning about it leads the errors */
+	add_finding(&fs, "tf-windows-native-gpu", "TensorFlow 2.16 on native Windows has no GPU support")->severity =
+		SEV_WARNING;
+	explain_rank_unrecognised(&A, &m, CAT, "tensorflow 2.16 can't use the GPU: GPU Available: []", &r);
+	assert_string_equal(r.causes[0].def->finding, "tf-windows-native-gpu");
 	/* a library named in the evidence counts too: the second dll-not-found is about cublas */
 	explain_rank_unrecognised(&A, &m, CAT, "找不到 cublas64_11.dll", &r);
 	assert_string_equal(r.causes[0].def->finding, "dll-not-found");
