@@ -586,12 +586,20 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			}
 		}
 	}
-	if (machine && machine_known(m))
+	if (machine && machine_known(m)) {
 		add_driver_errors(a, m, r, rank);
+		/* inside a container that the machine shows started without the GPUs, that is why no driver
+		 * reaches it: both confirmed, the container's cause goes first (its fix is --gpus, not a
+		 * driver install) */
+		if (m->inv->system.container)
+			for (size_t i = 0; i < r->n_causes; i++)
+				if (rank[i] == 0 && strcmp(r->causes[i].def->finding, "container-no-gpu") == 0)
+					rank[i] = -1;
+	}
 	/* stable order by bucket; within one, the text's order */
 	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];
 	size_t n = 0;
-	for (int pass = 0; pass < 4; pass++)
+	for (int pass = -1; pass < 4; pass++)
 		for (size_t i = 0; i < r->n_causes; i++)
 			if (rank[i] == pass)
 				sorted[n++] = r->causes[i];

@@ -223,6 +223,31 @@ static void test_driver_errors_join_driver_messages(void **state)
 	assert_true(joined);
 }
 
+/* In a container that the machine shows started without the GPUs, that is why no driver reaches
+ * it: both confirmed, the container's cause goes first whatever the text's order. */
+static void test_container_before_no_driver(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	inv.system.live = true;
+	struct findings fs = { 0 };
+	fs.arena = &A;
+	add_finding(&fs, "no-driver", "the NVIDIA kernel module is loaded but libcuda.so.1 is missing");
+	struct finding *c = add_finding(&fs, "container-no-gpu", "this container has no GPU device nodes");
+	c->subject = "/dev/nvidia0"; /* machine-backed, as rules_message.c makes it */
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_result r;
+	const char *msg = "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.";
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_string_equal(r.causes[0].def->finding, "no-driver"); /* not a container: the text's order */
+	inv.system.container = true;
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_string_equal(r.causes[0].def->finding, "container-no-gpu");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	assert_string_equal(r.causes[1].def->finding, "no-driver");
+}
+
 /* The driver's libcuda on the default search path contradicts a stub the text only suspects, not
  * one the message's own code (34, which only the stub returns) reports: that process reached a
  * stub some other way (its RUNPATH, the unversioned name). */
@@ -462,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_driver_present_rules_out),
 		cmocka_unit_test(test_stub_code_is_not_ruled_out),
 		cmocka_unit_test(test_driver_errors_join_driver_messages),
+		cmocka_unit_test(test_container_before_no_driver),
 		cmocka_unit_test(test_library_present_elsewhere),
 		cmocka_unit_test(test_other_major_installed),
 		cmocka_unit_test(test_loader_trace_is_evidence),
