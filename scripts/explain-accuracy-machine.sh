@@ -50,6 +50,10 @@ for b in "$work"/trees/*/build.sh; do
 	bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
 done
 [ -z "$failed" ] || echo "trees not built (scored against an empty tree):$failed" >&2
+# a recipe stands for a device node with an empty file (cudx only asks whether it exists): a real
+# one, made by mistake, would give any user the GPU and must not stay
+nodes=$(find "$work" -xdev \( -type c -o -type b \) -print -delete)
+[ -z "$nodes" ] || { echo "$0: a recipe made device nodes (removed): $nodes" >&2; exit 1; }
 
 python3 - "$cudx" "$set_dir" "$work/trees" "$verbose" <<'EOF'
 import json, os, subprocess, sys, tempfile
