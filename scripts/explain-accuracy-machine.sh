@@ -8,7 +8,7 @@
 # SET is a directory of tests/fixtures/explain/machine/: items.jsonl (id, message, state: what the
 # report says of the machine), labels.jsonl (id, finding, also_ok: the cause its thread confirmed),
 # trees/ID/build.sh (the recipe of each item's tree, made from the state alone by someone who did
-# not see the labels; shared helpers in trees/lib-*.sh) and, when present, expert-A.jsonl /
+# not see the labels; helpers in trees/lib-*.sh and ../lib/) and, when present, expert-A.jsonl /
 # expert-B.jsonl (an expert's three causes from the message alone / with the state), scored the
 # same way. An item is right when the first cause's finding id is its finding or one of also_ok;
 # items labelled "none" are not scored.
@@ -39,6 +39,8 @@ work=$src/build/explain-machine/$(basename "$set_dir")
 rm -rf "$work/trees"
 mkdir -p "$work/cache"
 cp -r "$set_dir/trees" "$work/trees"
+# the recipes' shared helpers, where ../../lib of a set's trees/ finds them
+rm -rf "$work/../lib" && cp -r "$set_dir/../lib" "$work/../lib"
 # what the recipes read (tests/fixtures/explain/machine/README.md)
 export CUDX=$cudx CUDX_SRC=$src EXPLAIN_WORK=$work EXPLAIN_TREES=$work/trees
 export CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$src/build/pkgs}
