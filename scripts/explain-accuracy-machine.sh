@@ -13,7 +13,8 @@
 # same way. An item is right when the first cause's finding id is its finding or one of also_ok;
 # items labelled "none" are not scored.
 #
-# The trees are built under build/explain-machine/NAME with the scenario tests' helpers
+# The trees are built under build/explain-machine/NAME (as root, in a mount namespace where nothing
+# else is writable) with the scenario tests' helpers
 # (tests/scenarios/lib/sysroot.bash: real NVIDIA files only through the build tree's host-file
 # cache, small ELF stand-ins compiled here), so nothing outside build/ is written. They need the
 # Debian packages of tests/fixtures/fetch-nvidia-debs.sh in build/pkgs, the CUDA 13 toolkit at
@@ -45,11 +46,34 @@ rm -rf "$work/../lib" && cp -r "$set_dir/../lib" "$work/../lib"
 export CUDX=$cudx CUDX_SRC=$src EXPLAIN_WORK=$work EXPLAIN_TREES=$work/trees
 export CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$src/build/pkgs}
 export WINFIX=$work/winfix
-sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || echo "note: no PE fixtures (mingw-w64 missing): Windows trees will not build" >&2
+# A recipe writes "$R/etc/...", "$R/usr/...": were $R ever empty (a helper that failed to load),
+# that would be the host's /etc and /usr. As root, recipes therefore run in a mount namespace of
+# their own where everything but the set's build directory is read-only, without the capability to
+# make device nodes or load modules: a broken recipe fails instead of changing the host. (Without
+# unshare, as nobody, who can write nothing else either, but cannot give a tree's files owners.)
+as_builder() {
+	if [ "$(id -u)" != 0 ]; then
+		"$@"
+	elif unshare --mount true 2>/dev/null; then
+		W=$work unshare --mount --propagation private -- \
+			setpriv --bounding-set=-mknod,-sys_module --inh-caps=-mknod,-sys_module -- \
+			sh -c 'mount --bind "$W" "$W" || exit 1
+				for m in $(cut -d" " -f2 /proc/self/mounts); do
+					[ "$m" = "$W" ] || mount -o remount,bind,ro "$m" 2>/dev/null || true
+				done
+				mount -o remount,bind,ro / || exit 1
+				exec "$@"' as_builder "$@"
+	else
+		chown -R 65534:65534 "$work"
+		setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- env HOME=/nonexistent "$@"
+	fi
+}
+as_builder sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 ||
+	echo "note: no PE fixtures (mingw-w64 missing): Windows trees will not build" >&2
 failed=
 for b in "$work"/trees/*/build.sh; do
 	id=$(basename "$(dirname "$b")")
-	bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
+	as_builder bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
 done
 [ -z "$failed" ] || echo "trees not built (scored against an empty tree):$failed" >&2
 # a recipe stands for a device node with an empty file (cudx only asks whether it exists): a real
