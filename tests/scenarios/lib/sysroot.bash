@@ -36,7 +36,11 @@ mkroot() {
 
 # The usual scenario: a fresh root in $root and an empty environment file in $env_file.
 setup_root() {
-	root=$(mkroot)
+	# a test writes "$root/usr/...", "$root/etc/...": an empty $root would be the host's
+	root=$(mkroot) && [ -n "$root" ] && [ -d "$root" ] && [ "$root" != / ] || {
+		echo "setup_root: no tree was made (mkroot failed)" >&2
+		return 1
+	}
 	env_file="$root.env"
 	: >"$env_file"
 }
