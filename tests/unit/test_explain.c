@@ -893,6 +893,15 @@ static const struct {
 	{ "cudart64_12.dll が見つかりません", "dll-not-found" },
 	{ "nvcuda.dll が見つかりません", "no-driver" },
 	{ "torch.cuda.is_available()一直返回False", "torch-cpu-build" },
+	/* set twelve: "no kernel image" with another ending, glibc's version error without its tail, a
+	 * DLL needed and not had, the device nodes missing, and three programs' own sentences */
+	{ "no kernel image is available for execution on this driver (sm_86)", "no-kernel-image" },
+	{ "libcublasLt.so.12: version libcublasLt.so.12 not defined in file libcublasLt.so.12", "lib-symbol-version-missing" },
+	{ "the program needs cudart64_12.dll on its path but the PC didn't have it", "dll-not-found" },
+	{ "after the reboot the /dev/nvidia* device files do not exist", "no-device-nodes" },
+	{ "jaxlib: Unable to load cuBLAS. Is it installed?", "framework-lib-missing" },
+	{ "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before?", "fabric-manager-not-running" },
+	{ "AssertionError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS", "torch-cpu-build" },
 	/* the runtime cannot mount the host's driver libraries over ones baked into the image */
 	{ "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/0a1b/merged/usr/lib/x86_64-linux-gnu/libcuda.so.1: file exists: unknown", "driver-userspace-mismatch" },
 	/* conda's CPU variants: a build string, the cpuonly metapackage, pytorch-mutex */
@@ -1015,6 +1024,12 @@ static const struct {
 	{ "print(torch.cuda.is_available()) # True; amp_enabled=False", "torch-cpu-build" },
 	{ ">>> print(torch.cuda.is_available(), torch.backends.cudnn.deterministic)\nTrue False", "torch-cpu-build" },
 	{ "mkdir: cannot create directory '/opt/libcuda-cache': File exists", "driver-userspace-mismatch" },
+	{ "kernel images are cached on disk; 3 kernel images available", "no-kernel-image" },
+	{ "the symbol is defined in file libfoo.so", "lib-symbol-version-missing" },
+	{ "we need cudart64_12.dll and have it in C:\\CUDA\\bin", "dll-not-found" },
+	{ "ls /dev/nvidia* shows nvidia0 nvidiactl nvidia-uvm present", "no-device-nodes" },
+	{ "loaded cuDNN 9.1. It is installed.", "framework-lib-missing" },
+	{ "torch is able to use the GPU", "torch-cpu-build" },
 	{ "libcudart.so.12 找到了，版本 12.4", "lib-not-found" },
 	{ "libcudart.so.12 不存在问题，程序运行正常", "lib-not-found" },
 	{ "cudnn64_8.dll 不存在任何兼容性问题", "dll-not-found" },
