@@ -661,6 +661,27 @@ static bool finding_mentions_any(const struct finding *f, const char *const *nam
 	return false;
 }
 
+/* Add f as the next cause of an unrecognised text, unless a cause of its id is there already. */
+static void add_unrecognised(struct arena *a, const struct explain_catalog *cat, const struct finding *f,
+			     bool named, struct explain_result *r)
+{
+	for (size_t k = 0; k < r->n_causes; k++)
+		if (strcmp(r->causes[k].def->finding, f->id) == 0)
+			return;
+	if (r->n_causes == EXPLAIN_MAX_CAUSES)
+		return;
+	struct explain_cause_result *cr = &r->causes[r->n_causes++];
+	cr->def = cause_for_finding(a, cat, f);
+	cr->conf = r->n_causes == 1 ? EXPLAIN_LIKELY : EXPLAIN_POSSIBLE;
+	cr->because = named ? "the message was not recognised, but it names the library or framework this finding is about"
+			    : "the message was not recognised; the target shows this";
+	cr->summary = f->summary;
+	cr->finding = f;
+	add_finding_evidence(a, cr, f);
+	for (size_t e = 0; e < f->n_fix; e++)
+		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+}
+
 void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m, const struct explain_catalog *cat,
 			       const char *text, struct explain_result *r)
 {
@@ -675,28 +696,20 @@ void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m,
 	for (size_t i = 0; text && i < sizeof frameworks / sizeof frameworks[0] && n_names < 24; i++)
 		if (ci_has(text, frameworks[i]))
 			names[n_names++] = frameworks[i];
-	/* findings about a library or framework the text names first, then errors before warnings */
-	for (int named = 1; named >= 0; named--)
+	/* findings about what the text names first, in the order it names them (its first library is
+	 * what it is about: "it needed cublas64_12.dll ... whereas CUDA 11.8 uses cublas64_11.dll"),
+	 * errors before warnings for each; then the others, errors before warnings */
+	for (size_t n = 0; n < n_names; n++)
 		for (int sev = SEV_ERROR; sev >= SEV_WARNING; sev--)
-			for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
+			for (size_t i = 0; i < m->fs->n; i++) {
 				const struct finding *f = &m->fs->v[i];
-				if ((int)f->severity != sev || message_only(f) ||
-				    finding_mentions_any(f, names, n_names) != named)
-					continue;
-				bool seen = false;
-				for (size_t k = 0; k < r->n_causes && !seen; k++)
-					seen = strcmp(r->causes[k].def->finding, f->id) == 0;
-				if (seen)
-					continue;
-				struct explain_cause_result *cr = &r->causes[r->n_causes++];
-				cr->def = cause_for_finding(a, cat, f);
-				cr->conf = r->n_causes == 1 ? EXPLAIN_LIKELY : EXPLAIN_POSSIBLE;
-				cr->because = named ? "the message was not recognised, but it names the library or framework this finding is about"
-						    : "the message was not recognised; the target shows this";
-				cr->summary = f->summary;
-				cr->finding = f;
-				add_finding_evidence(a, cr, f);
-				for (size_t e = 0; e < f->n_fix; e++)
-					push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+				if ((int)f->severity == sev && !message_only(f) && finding_mentions(f, names[n]))
+					add_unrecognised(a, cat, f, true, r);
 			}
+	for (int sev = SEV_ERROR; sev >= SEV_WARNING; sev--)
+		for (size_t i = 0; i < m->fs->n; i++) {
+			const struct finding *f = &m->fs->v[i];
+			if ((int)f->severity == sev && !message_only(f) && !finding_mentions_any(f, names, n_names))
+				add_unrecognised(a, cat, f, false, r);
+		}
 }
