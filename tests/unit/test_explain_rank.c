@@ -468,6 +468,11 @@ static void test_unrecognised_takes_the_targets_findings(void **state)
 		SEV_WARNING;
 	explain_rank_unrecognised(&A, &m, CAT, "tensorflow 2.16 can't use the GPU: GPU Available: []", &r);
 	assert_string_equal(r.causes[0].def->finding, "tf-windows-native-gpu");
+	/* two names: the finding about the one the text gives first leads, whatever the findings' order */
+	add_finding(&fs, "dll-wrong-major", "cusparse64_12.dll: only cusparse64_11.dll is installed");
+	explain_rank_unrecognised(&A, &m, CAT, "it wants cusparse64_12.dll, and zlibwapi.dll too", &r);
+	assert_string_equal(r.causes[0].def->finding, "dll-wrong-major");
+	assert_string_equal(r.causes[1].def->finding, "cudnn-zlibwapi-missing");
 	/* a library named in the evidence counts too: the second dll-not-found is about cublas */
 	explain_rank_unrecognised(&A, &m, CAT, "找不到 cublas64_11.dll", &r);
 	assert_string_equal(r.causes[0].def->finding, "dll-not-found");
