@@ -50,17 +50,23 @@ static bool ci_eq(const char *a, const char *b)
 	return *a == 0 && *b == 0;
 }
 
-static bool ci_has(const char *hay, const char *needle)
+/* Whether needle occurs in hay[0..len), ignoring case. */
+static bool ci_has_n(const char *hay, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
-	for (; *hay; hay++) {
-		size_t i = 0;
-		while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
+	for (size_t i = 0; i + n <= len; i++) {
+		size_t k = 0;
+		while (k < n && tolower((unsigned char)hay[i + k]) == tolower((unsigned char)needle[k]))
+			k++;
+		if (k == n)
 			return true;
 	}
 	return false;
+}
+
+static bool ci_has(const char *hay, const char *needle)
+{
+	return ci_has_n(hay, strlen(hay), needle);
 }
 
 static void lib_kv(struct arena *a, struct explain_result *r, const struct explain_lib *l)
@@ -620,19 +626,6 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			m->env_origin ? m->env_origin : "this process");
 }
 
-/* Whether needle (lower-case) occurs in p[0..len), ignoring case. */
-static bool has_ci(const char *p, size_t len, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (size_t i = 0; i + n <= len; i++) {
-		size_t k = 0;
-		while (k < n && tolower((unsigned char)p[i + k]) == needle[k])
-			k++;
-		if (k == n)
-			return true;
-	}
-	return false;
-}
 
 /* The library and DLL names in the input (libcudnn.so.8, cudnn64_8.dll): leads the text gives even
  * when no message form in it was recognised. At most max, each at most 127 bytes. */
@@ -646,7 +639,7 @@ static size_t text_library_names(struct arena *a, const char *text, const char *
 		size_t len = (size_t)(q - p);
 		while (len && strchr(".-+", p[len - 1])) /* the sentence's full stop is not the name's */
 			len--;
-		if (len >= 5 && len < 128 && (has_ci(p, len, ".so") || has_ci(p, len, ".dll")))
+		if (len >= 5 && len < 128 && (ci_has_n(p, len, ".so") || ci_has_n(p, len, ".dll")))
 			out[n++] = arena_strndup(a, p, len); /* copied only when kept: a log may be megabytes */
 		p = *q ? q + 1 : q;
 	}
