@@ -331,9 +331,10 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 			if (inv->driver.max_cuda)
 				finding_fix(f, "or use software built for CUDA <= %s (e.g. a PyTorch wheel for that CUDA "
 					       "version)", inv->driver.max_cuda);
-			finding_fix(f, "or, on data-center GPUs, install the forward-compatibility package "
-				       "cuda-compat-%d-%d and put /usr/local/cuda-%s/compat first on LD_LIBRARY_PATH",
-				    major_v.part[0], major_v.part[1], cuda);
+			if (major_v.part[0] >= 10) /* cuda-compat packages begin with CUDA 10.0 */
+				finding_fix(f, "or, on data-center GPUs, install the forward-compatibility package "
+					       "cuda-compat-%d-%d and put /usr/local/cuda-%s/compat first on LD_LIBRARY_PATH",
+					    major_v.part[0], major_v.part[1], cuda);
 			finding_ref(f, REF_COMPAT);
 		}
 		finding_subject(f, l->path);
@@ -354,10 +355,13 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 			finding_evidence(f, "minimum driver: %s for CUDA %s itself, %s for any CUDA %d.x (minor-version "
 					    "compatibility)%s",
 					 rel->linux_driver, cuda, floor, major_v.part[0], ff.unconfirmed ? " [unconfirmed]" : "");
-		else
+		else if (floor)
 			finding_evidence(f, "minimum driver: %s for CUDA %s (also the floor of minor-version compatibility "
 					    "for CUDA %d.x)%s",
 					 rel->linux_driver, cuda, major_v.part[0], ff.unconfirmed ? " [unconfirmed]" : "");
+		else /* before CUDA 11 each minor release needs its own driver */
+			finding_evidence(f, "minimum driver: %s for CUDA %s (CUDA %d.x has no minor-version compatibility)",
+					 rel->linux_driver, cuda, major_v.part[0]);
 		add_sources(f, rel->fact.source);
 	}
 }

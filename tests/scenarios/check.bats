@@ -369,3 +369,21 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	run_cudx --root "$root" --env "$env_file" --json
 	has_finding driver-userspace-mismatch
 }
+
+@test "driver 390 with a CUDA 9.2 runtime: driver-too-old from Table 3's pre-10.0 rows, without 11.x-only advice" {
+	# CUDA 9.x reports still arrive; before CUDA 10.0 the tables ended and such a driver "supported
+	# no known CUDA". 9.2 needs 396.26 (9.2.148: 396.37); 9.x has no minor-version compatibility and
+	# no cuda-compat package.
+	mkdir -p "$root/usr/local/cuda-9.2/lib64"
+	fake_lib "$root" usr/local/cuda-9.2/lib64/libcudart.so.9.2.148 libcudart.so.9.2
+	ln -s libcudart.so.9.2.148 "$root/usr/local/cuda-9.2/lib64/libcudart.so.9.2"
+	echo LD_LIBRARY_PATH=/usr/local/cuda-9.2/lib64 >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --driver 390.48
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"driver-too-old: driver 390.48 is too old for the CUDA 9.2 runtime (needs >= 396.26)"* ]]
+	[[ "$output" == *"supports CUDA up to 9.1"* ]]
+	[[ "$output" == *"CUDA 9.x has no minor-version compatibility"* ]]
+	[[ "$output" != *"cuda-compat-9"* ]]
+	run_cudx --root "$root" --env "$env_file" --driver 396.37 --json
+	! has_finding driver-too-old
+}

@@ -31,6 +31,9 @@ static void cuda_release_driver_minimums(void **state)
 	assert_string_equal(kb_cuda_release("11.0")->cuda, "11.0.2");
 	assert_string_equal(kb_cuda_release("11.0")->linux_driver, "450.51.05");
 	assert_string_equal(kb_cuda_release("10.2")->linux_driver, "440.33");
+	assert_string_equal(kb_cuda_release("9.2")->linux_driver, "396.26"); /* 9.2.88, the GA */
+	assert_string_equal(kb_cuda_release("9.2.148")->linux_driver, "396.37");
+	assert_string_equal(kb_cuda_release("8.0")->linux_driver, "367.48");
 	/* no CUDA 12.7 was released */
 	assert_null(kb_cuda_release("12.7"));
 	/* 13.3 / 13.4: only the branch is known */
@@ -62,7 +65,13 @@ static void driver_max_cuda(void **state)
 	assert_string_equal(kb_driver_max_cuda("580.95.05", OS_LINUX), "13.0");
 	assert_string_equal(kb_driver_max_cuda("610.43.02", OS_LINUX), "13.3"); /* branch R610 */
 	assert_string_equal(kb_driver_max_cuda("551.61", OS_WINDOWS), "12.4");
-	assert_null(kb_driver_max_cuda("400.1", OS_LINUX));
+	assert_string_equal(kb_driver_max_cuda("400.1", OS_LINUX), "9.2");
+	/* the pre-10.0 rows of Table 3: old reports (CUDA 7.5 to 9.2) still arrive */
+	assert_string_equal(kb_driver_max_cuda("390.48", OS_LINUX), "9.1");
+	assert_string_equal(kb_driver_max_cuda("396.26", OS_LINUX), "9.2");
+	assert_string_equal(kb_driver_max_cuda("367.48", OS_LINUX), "8.0");
+	assert_string_equal(kb_driver_max_cuda("385.54", OS_WINDOWS), "9.0");
+	assert_null(kb_driver_max_cuda("340.108", OS_LINUX));
 	assert_null(kb_driver_max_cuda("garbage", OS_LINUX));
 }
 
