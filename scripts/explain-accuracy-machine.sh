@@ -4,6 +4,7 @@
 # meant to run (on the machine where the message appeared).
 #
 #   scripts/explain-accuracy-machine.sh SET [--cudx BIN] [-v]
+#   scripts/explain-accuracy-machine.sh SET --build-only [ID...]
 #
 # SET is a directory of tests/fixtures/explain/machine/: items.jsonl (id, message, state: what the
 # report says of the machine), labels.jsonl (id, finding, also_ok: the cause its thread confirmed),
@@ -19,27 +20,44 @@
 # cache, small ELF stand-ins compiled here), so nothing outside build/ is written. They need the
 # Debian packages of tests/fixtures/fetch-nvidia-debs.sh in build/pkgs, the CUDA 13 toolkit at
 # /usr/local/cuda-13.0 and, for the Windows items, mingw-w64; an item whose tree cannot be built
-# is scored against an empty tree and named.
+# is scored against an empty tree and named. --build-only builds the trees (all, or the IDs named)
+# and scores nothing: how a tree builder checks a recipe (then `cudx check --root` on it).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-set_dir= cudx=$src/build/cudx verbose=0
+set_dir= cudx=$src/build/cudx verbose=0 build_only=0 only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cudx) cudx=$2; shift ;;
 	-v) verbose=1 ;;
-	*) set_dir=$1 ;;
+	--build-only) build_only=1 ;;
+	*) if [ -z "$set_dir" ]; then set_dir=$1; else only="$only $1"; fi ;;
 	esac
 	shift
 done
-[ -d "$set_dir" ] || { echo "usage: $0 SET [--cudx BIN] [-v]" >&2; exit 2; }
+[ -d "$set_dir" ] || { echo "usage: $0 SET [--cudx BIN] [-v] | SET --build-only [ID...]" >&2; exit 2; }
+[ -z "$only" ] || [ "$build_only" = 1 ] || { echo "$0: IDs only with --build-only" >&2; exit 2; }
 set_dir=$(cd "$set_dir" && pwd)
 [ -x "$cudx" ] || { echo "$0: no cudx at $cudx (make build, or --cudx BIN)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "$0: needs python3" >&2; exit 2; }
 
 work=$src/build/explain-machine/$(basename "$set_dir")
-rm -rf "$work/trees"
+# one run at a time over build/explain-machine (the shared lib/ copy, the PE fixtures): several
+# tree builders may call --build-only at once
+mkdir -p "$work"
+exec 9>"$work/../.lock"
+flock 9
 mkdir -p "$work/cache"
-cp -r "$set_dir/trees" "$work/trees"
+if [ -z "$only" ]; then
+	rm -rf "$work/trees"
+	cp -r "$set_dir/trees" "$work/trees"
+else # rebuild the named trees only; the others stay as built
+	mkdir -p "$work/trees"
+	find "$set_dir/trees" -maxdepth 1 -type f -exec cp {} "$work/trees/" \;
+	for id in $only; do
+		[ -f "$set_dir/trees/$id/build.sh" ] || { echo "$0: no recipe $set_dir/trees/$id/build.sh" >&2; exit 2; }
+		rm -rf "${work:?}/trees/$id" && cp -r "$set_dir/trees/$id" "$work/trees/$id"
+	done
+fi
 # the recipes' shared helpers, where ../../lib of a set's trees/ finds them
 rm -rf "$work/../lib" && cp -r "$set_dir/../lib" "$work/../lib"
 # what the recipes read (tests/fixtures/explain/machine/README.md)
@@ -73,6 +91,7 @@ as_builder sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 |
 failed=
 for b in "$work"/trees/*/build.sh; do
 	id=$(basename "$(dirname "$b")")
+	[ -z "$only" ] || case " $only " in *" $id "*) ;; *) continue ;; esac
 	as_builder bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
 done
 [ -z "$failed" ] || echo "trees not built (scored against an empty tree):$failed" >&2
@@ -80,6 +99,11 @@ done
 # one, made by mistake, would give any user the GPU and must not stay
 nodes=$(find "$work" -xdev \( -type c -o -type b \) -print -delete)
 [ -z "$nodes" ] || { echo "$0: a recipe made device nodes (removed): $nodes" >&2; exit 1; }
+if [ "$build_only" = 1 ]; then
+	echo "trees in $work/trees (ID/root, ID/env, ID/args, ID/build.log)"
+	[ -z "$failed" ] || exit 1
+	exit 0
+fi
 
 python3 - "$cudx" "$set_dir" "$work/trees" "$verbose" <<'EOF'
 import json, os, subprocess, sys, tempfile
