@@ -86,7 +86,9 @@ as_builder() {
 		setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- env HOME=/nonexistent "$@"
 	fi
 }
-as_builder sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 ||
+# /tmp is read-only in the namespace: the PE fixtures' temporaries go under the build directory
+mkdir -p "$work/tmp"
+TMPDIR=$work/tmp as_builder sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 ||
 	echo "note: no PE fixtures (mingw-w64 missing): Windows trees will not build" >&2
 failed=
 for b in "$work"/trees/*/build.sh; do
