@@ -47,6 +47,17 @@ msg_35() {
 	jq -e '.causes[0].evidence | map(test("470")) | any' <<<"$output"
 }
 
+@test "driver 470 with the CUDA 13 runtime: 'is_available() is False' (no code) is driver-too-old, confirmed by the tree" {
+	# the message names no code: its candidates (a CPU build, no driver, hidden GPUs) do not include
+	# driver-too-old by name, but the tree's error of the driver's family keeps CUDA from the GPU
+	need_cuda13
+	install_driver_470
+	add_cuda13 "$root" libcudart.so.13
+	explain_here "torch.cuda.is_available() returns False"
+	[ "$(first_cause)" = "driver-too-old high" ]
+	jq -e '.causes[0].evidence | map(test("470")) | any' <<<"$output"
+}
+
 @test "driver 535 with CUDA 11.8: error 35 cannot be this machine's, driver-too-old not confirmed" {
 	install_driver_535
 	need_pkg libcudart11.0
