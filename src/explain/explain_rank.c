@@ -515,27 +515,38 @@ static const struct explain_cause_def *cause_for_finding(struct arena *a, const 
 
 /* A finding of the driver's family (the rule's `about`): no driver, a mismatch of its halves, no
  * device nodes, a container without the GPUs ... each keeps CUDA from reaching the GPU. */
-static bool about_driver(const char *finding_id)
+/* The knowledge base's family of a finding ("driver", "cudnn"): rule.about, NULL when none. */
+static const char *family_of(const char *finding_id)
 {
 	const struct rule *r = diag_rule(finding_id);
-	return r && r->about && strcmp(r->about, "driver") == 0;
+	return r ? r->about : NULL;
 }
 
-/* A message that CUDA could not reach the GPU ("no CUDA-capable device", "couldn't communicate
- * with the NVIDIA driver") names some of the driver's problems as its causes, but any of them
- * stops CUDA the same way: an error of that family on the target that no candidate names joins
- * them, confirmed (a Driver/library version mismatch behind "no CUDA-capable device"). */
-static void add_driver_errors(struct arena *a, const struct explain_machine *m, struct explain_result *r, int *rank)
+static bool family_among_causes(const struct explain_result *r, size_t n, const char *family)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *c = family_of(r->causes[i].def->finding);
+		if (c && strcmp(c, family) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A message names some problems of a family as its causes ("no CUDA-capable device": no driver,
+ * a mismatch; "CUDNN_STATUS_NOT_INITIALIZED": cuDNN built for another CUDA), but any error of that
+ * family stops the program the same way: an error of a cause's family on the target that no
+ * candidate names joins them, confirmed (a Driver/library version mismatch behind "no
+ * CUDA-capable device", a framework's cuDNN pin behind a cuDNN status). */
+static void add_family_errors(struct arena *a, const struct explain_machine *m, struct explain_result *r, int *rank)
 {
 	/* a message whose own code names its first cause ("Driver/library version mismatch", 804)
-	 * keeps it first: the machine's other driver errors follow the text's causes */
+	 * keeps it first: the machine's other errors of its family follow the text's causes */
 	bool named_by_code = r->n_causes && message_code_says(r, r->causes[0].def->finding);
-	bool driver_msg = false;
-	for (size_t i = 0; i < r->n_causes && !driver_msg; i++)
-		driver_msg = about_driver(r->causes[i].def->finding);
-	for (size_t i = 0; driver_msg && i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
+	size_t n_text = r->n_causes;
+	for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
 		const struct finding *f = &m->fs->v[i];
-		if (f->severity != SEV_ERROR || message_only(f) || !about_driver(f->id))
+		const char *family = family_of(f->id);
+		if (f->severity != SEV_ERROR || message_only(f) || !family || !family_among_causes(r, n_text, family))
 			continue;
 		bool named = false;
 		for (size_t k = 0; k < r->n_causes && !named; k++)
@@ -546,7 +557,9 @@ static void add_driver_errors(struct arena *a, const struct explain_machine *m, 
 		memset(cr, 0, sizeof *cr);
 		cr->def = cause_for_finding(a, m->cat, f);
 		cr->conf = EXPLAIN_CONFIRMED;
-		cr->because = "the target shows it, and like the message's own causes it keeps CUDA from the GPU";
+		cr->because = arena_printf(a, "the target shows it, and like the message's own causes (%s) it stops "
+					      "the program the same way",
+					   family);
 		cr->summary = f->summary;
 		cr->finding = f;
 		add_finding_evidence(a, cr, f);
@@ -593,7 +606,7 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		}
 	}
 	if (machine && machine_known(m)) {
-		add_driver_errors(a, m, r, rank);
+		add_family_errors(a, m, r, rank);
 		/* inside a container that the machine shows started without the GPUs, that is why no driver
 		 * reaches it: both confirmed, the container's cause goes first (its fix is --gpus, not a
 		 * driver install) */

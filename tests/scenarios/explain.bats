@@ -211,6 +211,22 @@ EOF
 	[ "$(first_cause)" = "cudnn-mixed-versions high" ]
 }
 
+@test "two cuDNN 8 releases and a cuDNN status the text blames on cuDNN's build: the tree's cudnn-mixed-versions joins, confirmed" {
+	# CUDNN_STATUS_EXECUTION_FAILED names cudnn-cuda-mismatch among its causes, not the mix: an
+	# error of the same family on the target stops cuDNN the same way and goes first
+	fake_lib "$root" /opt/cudnn/libcudnn.so.8.9.7 libcudnn.so.8
+	ln -s libcudnn.so.8.9.7 "$root/opt/cudnn/libcudnn.so.8"
+	fake_lib "$root" /opt/cudnn/libcudnn_cnn_infer.so.8.2.4 libcudnn_cnn_infer.so.8
+	ln -s libcudnn_cnn_infer.so.8.2.4 "$root/opt/cudnn/libcudnn_cnn_infer.so.8"
+	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
+	explain_here "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED"
+	[ "$(first_cause)" = "cudnn-mixed-versions high" ]
+	jq -e '.causes[0].evidence | map(test("8.2.4")) | any' <<<"$output"
+	# the same tree and a message of no cuDNN cause: the mix stays out
+	explain_here "RuntimeError: CUDA error: an illegal memory access was encountered"
+	jq -e '[.causes[].id] | index("cudnn-mixed-versions") | not' <<<"$output"
+}
+
 @test "CUDA_VISIBLE_DEVICES=-1: 'no CUDA-capable device is detected' is cuda-visible-devices-hides" {
 	echo "CUDA_VISIBLE_DEVICES=-1" >"$env_file"
 	explain_here "THCudaCheck FAIL file=torch/csrc/cuda/Module.cpp line=109 error=38 : no CUDA-capable device is detected"
