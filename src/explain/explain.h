@@ -52,6 +52,7 @@ struct explain_pattern_def {
 	struct explain_pattern pat;
 	const char *when_key; /* guard: capture key ... */
 	const char *when_glob; /* ... must match this glob (or one of several: a|b*); NULL = no guard */
+	bool when_not;         /* KEY!=GLOB: ... must match none of them */
 	const struct explain_cause_def *causes[EXPLAIN_MAX_CAUSES];
 	size_t n_causes;
 	const char *source;

@@ -268,11 +268,13 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 	const char *when = field(r, col_index(hdr, "when"));
 	if (*when) {
 		const char *eq = strchr(when, '=');
-		if (!eq || eq == when) {
-			cat_error(a, cat, file, line_no, "guard must read KEY=GLOB");
+		d.when_not = eq && eq > when && eq[-1] == '!';
+		size_t key_len = eq ? (size_t)(eq - when) - d.when_not : 0;
+		if (!key_len) {
+			cat_error(a, cat, file, line_no, "guard must read KEY=GLOB or KEY!=GLOB");
 			return;
 		}
-		d.when_key = arena_strndup(a, when, (size_t)(eq - when));
+		d.when_key = arena_strndup(a, when, key_len);
 		d.when_glob = eq + 1;
 	}
 	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes);

@@ -540,11 +540,17 @@ static bool alts_may_occur(const struct explain_reader *L, const struct explain_
 	return true;
 }
 
-/* A row's guard: the capture matches its glob, or one of its globs separated by '|'. */
+/* A row's guard: the capture matches its glob, or one of its globs separated by '|' (with
+ * KEY!=GLOB: none of them). */
 static bool guard_holds(const struct explain_pattern_def *d, const char *v)
 {
 	if (!v)
 		return false;
+	if (d->when_not) {
+		struct explain_pattern_def pos = *d;
+		pos.when_not = false;
+		return !guard_holds(&pos, v);
+	}
 	char g[256];
 	for (const char *p = d->when_glob;;) {
 		const char *bar = strchr(p, '|');

@@ -146,7 +146,9 @@ static void test_catalog_errors(void **state)
 			   "p5\t10\t\tfoo\tnoequals\tc1\ts\n"
 			   "p6\t10\t\tbar\tlib=lib*\tc1, nope\ts\n"
 			   "p7\t10\tnot-found\t{lib}: gone\t\t\ts\n"
-			   "p8\t10\tbogus-form\tx\t\t\ts\n";
+			   "p8\t10\tbogus-form\tx\t\t\ts\n"
+			   "p9\t10\t\tbaz {text:x}\t!=q*\tc1\ts\n"
+			   "p10\t10\t\tqux {text:x}\tx!=q*|r*\tc1\ts\n";
 	const char *forms = "class\tmajor\tos\tform\tcauses\tsource\n"
 			    "cudnn\t8\twindows\twin-126\tc1\ts\n"
 			    "cudnn\tx\t*\tnot-found\tc1\ts\n"
@@ -173,10 +175,15 @@ static void test_catalog_errors(void **state)
 	struct explain_catalog cat;
 	explain_catalog_parse(&A, &f, &cat);
 	assert_int_equal(cat.n_causes, 1);
-	assert_int_equal(cat.n_patterns, 4); /* p1, p6 (its known cause), p7 (a form needs none), k1 */
+	assert_int_equal(cat.n_patterns, 5); /* p1, p6 (its known cause), p7 (a form needs none), p10, k1 */
 	assert_false(cat.patterns[0].generic);
-	assert_true(cat.patterns[3].generic); /* a failure class: its {@gpu} expanded */
-	assert_int_equal(cat.patterns[3].pat.items[1].kind, EI_ALT);
+	assert_true(cat.patterns[4].generic); /* a failure class: its {@gpu} expanded */
+	assert_int_equal(cat.patterns[4].pat.items[1].kind, EI_ALT);
+	/* a negated guard: the key before "!=" */
+	assert_string_equal(cat.patterns[3].when_key, "x");
+	assert_string_equal(cat.patterns[3].when_glob, "q*|r*");
+	assert_true(cat.patterns[3].when_not);
+	assert_false(cat.patterns[1].when_not);
 	assert_int_equal(cat.n_vocab, 1);
 	assert_string_equal(cat.patterns[1].when_key, "lib");
 	assert_int_equal(cat.patterns[1].n_causes, 1);
@@ -187,12 +194,12 @@ static void test_catalog_errors(void **state)
 	assert_int_equal(cat.n_libclasses, 1);
 	assert_int_equal(cat.n_symbols, 1);
 	/* dup, no key, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
-	 * bad guard, bad form; libforms: bad major, bad os, unknown cause, a row left without causes;
+	 * bad guard (p5, and p9's negated one without a key), bad form; libforms: bad major, bad os, unknown cause, a row left without causes;
 	 * texts: unknown code; vocabulary: a row without words, one with braces; classes: an unknown
 	 * word group */
 	for (size_t i = 0; i < cat.n_errors; i++)
 		assert_non_null(strstr(cat.errors[i], ".tsv:"));
-	assert_int_equal(cat.n_errors, 17);
+	assert_int_equal(cat.n_errors, 18);
 	/* the knowledge base's codes are in every catalogue: names and printed texts */
 	assert_true(cat.n_names > 300);
 	bool found = false;
@@ -1079,6 +1086,44 @@ static void test_arch_direction(void **state)
 }
 
 /* A tool's own sentence knows more than a class: the container CLI's NVML reason decides. */
+/* Whether the first message of a text carries the environment hint of that pattern row. */
+static bool has_hint(const char *text, const char *id)
+{
+	const struct explain_message *msg = first_message(text);
+	for (size_t i = 0; msg && i < msg->n_facts; i++)
+		if (msg->facts[i].kind == EXF_HINT && strcmp(msg->facts[i].pattern->id, id) == 0)
+			return true;
+	return false;
+}
+
+/* A docker/podman run command line in the log that asks for no GPU (no --gpus, NVIDIA runtime or
+ * device) makes a container started without the GPUs the first cause of a message about no GPU;
+ * one that asks for them is no such hint, and the hint never brings the cause to a message of
+ * another kind (it strengthens causes the message has). */
+static void test_container_run_hint(void **state)
+{
+	(void)state;
+	const char *no_gpus = "RuntimeError: No CUDA GPUs are available";
+	char buf[512];
+	snprintf(buf, sizeof buf, "$ docker run --rm -it myorg/train:latest python train.py\n%s", no_gpus);
+	assert_true(has_hint(buf, "container-run-no-gpus"));
+	assert_string_equal(first_finding(buf), "container-no-gpu");
+	assert_string_equal(first_finding("podman run -it localhost/ml python -c 'import torch'\n"
+					  "no CUDA-capable device is detected"),
+			    "container-no-gpu");
+	const char *asks[] = { "$ docker run --gpus all --rm img python train.py",
+			       "docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0 img",
+			       "docker run --device=nvidia.com/gpu=all img", "podman run --device nvidia.com/gpu=0 img" };
+	for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+		snprintf(buf, sizeof buf, "%s\n%s", asks[i], no_gpus);
+		assert_false(has_hint(buf, "container-run-no-gpus"));
+	}
+	assert_string_equal(first_finding("docker run --rm img python x.py\n"
+					  "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"),
+			    first_finding("ImportError: libcudnn.so.8: cannot open shared object file: No such file or "
+					  "directory"));
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1108,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_harmless),
 		cmocka_unit_test(test_arch_direction),
+		cmocka_unit_test(test_container_run_hint),
 		cmocka_unit_test(test_tool_phrase_first),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
