@@ -9,6 +9,7 @@
 #include "collect/focus.h"
 #include "collect/windows.h"
 #include "loader/win_env.h"
+#include "loader/win_path.h"
 
 #ifndef DT_DIR
 #define DT_DIR 4
@@ -168,6 +169,19 @@ static bool cuda_dll(const char *name)
 	return false;
 }
 
+/* A program asked about (check --app X.exe, tree X.exe) with no --exe: started, it is its own
+ * process, and its folder is the first the loader searches for its DLLs. NULL when none. */
+static const char *program_asked_for(struct cudx_ctx *ctx, const struct focus *fo)
+{
+	for (size_t i = 0; fo && i < fo->n_items; i++) {
+		const char *n = fo->items[i].name;
+		size_t len = n ? strlen(n) : 0;
+		if (fo->items[i].kind == FOCUS_OBJECT && len > 4 && strcasecmp(n + len - 4, ".exe") == 0)
+			return n[0] == '/' ? win_path_from_root(ctx->arena, n) : n;
+	}
+	return NULL;
+}
+
 void collect_windows(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	if (ctx->os != OS_WINDOWS)
@@ -178,7 +192,7 @@ void collect_windows(struct cudx_ctx *ctx, struct inventory *inv)
 	 * they ask about is loaded first */
 	struct focus *fo = inv->focus;
 	const struct focus_windows *fw = fo ? &fo->win : NULL;
-	win_inventory_init(ctx, w, fw ? fw->exe : NULL, fw ? fw->cwd : NULL);
+	win_inventory_init(ctx, w, fw && fw->exe ? fw->exe : program_asked_for(ctx, fo), fw ? fw->cwd : NULL);
 	for (size_t i = 0; fw && i < fw->n_dll_dirs; i++)
 		win_loader_add_dll_dir(&w->loader, fw->dll_dirs[i]);
 	if (fw && fw->set_dll_dir)

@@ -140,6 +140,25 @@ tree_127() {
 	echo "$output" | jq -e '.nodes[] | select(.name=="cudart64_12.dll") | .found | test("v12.4")'
 }
 
+@test "a program's own copies of its DLLs load from its folder: check --app and tree without --exe" {
+	# Started, C:\app\app.exe is its own process: the application's folder is the first place the
+	# loader searches, before Path (which here has no CUDA at all)
+	wintree_put "$R" 'C:\app' x64/app.exe
+	wintree_put "$R" 'C:\app' x64/cublas64_11.dll
+	wintree_put "$R" 'C:\app' x64/cudart64_12.dll
+	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\Windows"
+	cudx_win tree 'C:\app\app.exe' --json
+	echo "$output" | jq -e '.nodes[] | select(.name=="cudart64_12.dll") | .found | test("app")'
+	echo "$output" | jq -e '.nodes[] | select(.name=="cublas64_11.dll") | .found | test("app")'
+	echo "$output" | jq -e '[.findings[].id] | index("dll-not-found") | not'
+	cudx_win check --no-probe --app 'C:\app\app.exe' --json
+	echo "$output" | jq -e '[.findings[] | select(.id == "dll-dependency-missing" or .id == "dll-wrong-major")] | length == 0'
+	# the same program without its cudart copy: the DLL it imports is missing, and said so
+	rm "$R/app/cudart64_12.dll"
+	cudx_win check --no-probe --app 'C:\app\app.exe' --json
+	echo "$output" | jq -e '.findings[] | select(.id == "dll-dependency-missing") | .summary | test("cudart64_12.dll")'
+}
+
 @test "PATH of the host process lacks CUDA's bin: dll-not-found points at %CUDA_PATH%\\bin" {
 	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
 	wintree_env "$E" "CUDA_PATH=$CUDA12" "CUDA_PATH_V12_4=$CUDA12" "Path=C:\\Windows\\system32;C:\\Windows"
