@@ -152,6 +152,17 @@ struct lib_file *inventory_add_lib(struct cudx_ctx *ctx, struct inventory *inv, 
 	 * the way) is no copy here: a cache entry pointing nowhere is the loader rules' business */
 	if (err && count_final_links(&r) == 0)
 		return NULL;
+	/* an unversioned development link (libcublas.so) fits every major of its library: the file it
+	 * reaches says which (libcublas.so.7.5.18), and one of a major the catalogue does not know is
+	 * no catalogued library, as it is under its own name */
+	if (!err && ctx->os == OS_LINUX && kb_lib_name_unversioned(name)) {
+		const char *real = path_basename(r.path);
+		if (strcmp(real, name) != 0 && !kb_lib_name_unversioned(real)) {
+			k = kb_lib_classify(real, ctx->os);
+			if (!k)
+				return NULL;
+		}
+	}
 	struct lib_file *o = index_get(ctx, inv, err ? path : r.path);
 	if (o) {
 		/* the same file again: keep one entry, named by its SONAME when we meet that name */

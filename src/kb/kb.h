@@ -138,6 +138,9 @@ struct kb_lib {
  * A path is reduced to its last component; OS_AUTO guesses the OS from the name (".dll").
  * Names shared by several CUDA majors (libcurand.so.10) give the newest; see kb_lib_classify_all. */
 const struct kb_lib *kb_lib_classify(const char *filename, enum target_os os);
+/* A Linux shared-object name without a version after ".so" (libcublas.so, the development link):
+ * it classifies as the newest major of its library, which only the file it reaches can confirm. */
+bool kb_lib_name_unversioned(const char *filename);
 /* Every row the name matches, best first; returns the count (at most max stored). */
 size_t kb_lib_classify_all(const char *filename, enum target_os os, const struct kb_lib **out, size_t max);
 /* Every row of the catalogue (filter by family/os/cuda_major yourself). */

@@ -177,6 +177,12 @@ const struct kb_lib *kb_lib_classify(const char *filename, enum target_os os)
 	return kb_lib_classify_all(filename, os, &row, 1) ? row : NULL;
 }
 
+bool kb_lib_name_unversioned(const char *filename)
+{
+	struct so_name f;
+	return filename && split_so(basename_of(filename), &f) && !*f.ver;
+}
+
 size_t kb_lib_rows(const struct kb_lib **rows)
 {
 	*rows = kbt_lib;

@@ -387,3 +387,20 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	run_cudx --root "$root" --env "$env_file" --driver 396.37 --json
 	! has_finding driver-too-old
 }
+
+@test "a development link (libcublas.so) takes the major of the file it reaches: 12 for a CUDA 12 toolkit, none of a major the catalogue lacks" {
+	# The unversioned name fits every major of its library; listed before libcublas.so.12 it
+	# used to classify the file as the newest major (13).
+	local d=usr/local/cuda-12.4/lib64
+	fake_lib "$root" $d/libcublas.so.12.4.5.8 libcublas.so.12
+	ln -s libcublas.so.12.4.5.8 "$root/$d/libcublas.so.12"
+	ln -s libcublas.so.12 "$root/$d/libcublas.so"
+	fake_lib "$root" usr/local/cuda-7.5/lib64/libcublas.so.7.5.18 libcublas.so.7.5
+	ln -s libcublas.so.7.5.18 "$root/usr/local/cuda-7.5/lib64/libcublas.so"
+	echo "LD_LIBRARY_PATH=/$d:/usr/local/cuda-7.5/lib64" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(lib_field "/$d/libcublas.so.12" major)" = 12 ]
+	[ "$(lib_field "/$d/libcublas.so.12" cuda_major)" = 12 ]
+	[ "$(lib_field "/usr/local/cuda-7.5/lib64/libcublas.so" major)" = absent ]
+	[ "$(py 'print(len(r["inventory"]["libraries"]))')" = 1 ]
+}
