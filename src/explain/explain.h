@@ -39,6 +39,7 @@ struct explain_cause_def {
 	const char *fix;      /* steps separated by "\n" (two characters in the TSV) */
 	const char *check;    /* what to run where the message happened */
 	const char *rule_out; /* name of a machine check that contradicts it, or "" */
+	const char *on_windows; /* key of the same cause for a DLL ("dll-not-on-path" for lib-not-found), or "" */
 	const char *source;
 };
 

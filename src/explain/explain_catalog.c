@@ -120,7 +120,21 @@ static void cause_row(struct arena *a, struct explain_catalog *cat, const struct
 	c->fix = field(r, col_index(hdr, "fix"));
 	c->check = field(r, col_index(hdr, "check"));
 	c->rule_out = field(r, col_index(hdr, "rule_out"));
+	c->on_windows = field(r, col_index(hdr, "on_windows"));
 	c->source = field(r, col_index(hdr, "source"));
+}
+
+/* Every on_windows key names a cause of the table (checked once all rows are read). */
+static void check_on_windows(struct arena *a, struct explain_catalog *cat)
+{
+	for (size_t i = 0; i < cat->n_causes; i++) {
+		struct explain_cause_def *c = &cat->causes[i];
+		if (*c->on_windows && !explain_cause_lookup(cat, c->on_windows)) {
+			cat_error(a, cat, "explain_causes.tsv", 0,
+				  arena_printf(a, "%s: on_windows names no cause: %s", c->key, c->on_windows));
+			c->on_windows = "";
+		}
+	}
 }
 
 /* A comma-separated list of cause keys into out[] (at most EXPLAIN_MAX_CAUSES); unknown keys are
@@ -618,6 +632,7 @@ void explain_catalog_parse_with(struct arena *a, const struct explain_files *f, 
 {
 	memset(cat, 0, sizeof *cat);
 	tsv_walk(a, cat, f->causes, "explain_causes.tsv", cause_row);
+	check_on_windows(a, cat);
 	tsv_walk(a, cat, f->vocab, "explain_vocab.tsv", vocab_row);
 	tsv_walk(a, cat, f->patterns, "explain_patterns.tsv", pattern_row);
 	tsv_walk(a, cat, f->classes, "explain_classes.tsv", pattern_row);

@@ -52,6 +52,23 @@ static void credit_list(struct tallies *t, const struct explain_cause_def *const
 		credit(t, causes[i], s * place[i], because);
 }
 
+/* The causes of a form about a DLL: a row written for any OS names the Linux loader's causes
+ * (lib-not-found), which for a DLL are the Windows loader's (dll-not-on-path): each cause's
+ * on_windows column. */
+static void credit_list_os(const struct explain_catalog *cat, struct tallies *t, const struct explain_fact *f,
+			   const struct explain_cause_def *const *causes, size_t n, double s, const char *because)
+{
+	const struct explain_cause_def *v[EXPLAIN_MAX_CAUSES];
+	bool dll = f->has_lib && f->lib.os == 'w';
+	for (size_t i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++) {
+		const struct explain_cause_def *w = dll && *causes[i]->on_windows
+							    ? explain_cause_lookup(cat, causes[i]->on_windows)
+							    : NULL;
+		v[i] = w ? w : causes[i];
+	}
+	credit_list(t, v, n, s, because);
+}
+
 /* How much a fact says: a code's name or a library's own text is as clear as a catalogue sentence;
  * a short text or a number next to "error" a little less. */
 static double strength(const struct explain_fact *f)
@@ -310,9 +327,9 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 			const struct explain_libform_def *d = libform(cat, f);
 			const char *because = form_because(a, f);
 			if (d)
-				credit_list(t, d->causes, d->n_causes, s, because);
+				credit_list_os(cat, t, f, d->causes, d->n_causes, s, because);
 			/* what the framework's wording adds */
-			credit_list(t, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s, because);
+			credit_list_os(cat, t, f, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s, because);
 		} else if (f->kind == EXF_PHRASE) {
 			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
 				    arena_printf(a, "\"%s\" (%s)", f->text, f->pattern->source));

@@ -133,8 +133,8 @@ static struct span sp(const char *s)
 static void test_catalog_errors(void **state)
 {
 	(void)state;
-	const char *causes = "key\tfinding\tcategory\n"
-			     "c1\tlib-not-found\tX\n"
+	const char *causes = "key\tfinding\tcategory\ton_windows\n"
+			     "c1\tlib-not-found\tX\tc9\n"
 			     "c1\tdup\tX\n"
 			     "\tno-key\tX\n";
 	const char *pats = "id\tweight\tform\tpattern\twhen\tcauses\tsource\n"
@@ -193,13 +193,14 @@ static void test_catalog_errors(void **state)
 	assert_int_equal(cat.libforms[0].os, 'w');
 	assert_int_equal(cat.n_libclasses, 1);
 	assert_int_equal(cat.n_symbols, 1);
-	/* dup, no key, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
+	/* dup, no key, an on_windows naming no cause, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
 	 * bad guard (p5, and p9's negated one without a key), bad form; libforms: bad major, bad os, unknown cause, a row left without causes;
 	 * texts: unknown code; vocabulary: a row without words, one with braces; classes: an unknown
 	 * word group */
 	for (size_t i = 0; i < cat.n_errors; i++)
 		assert_non_null(strstr(cat.errors[i], ".tsv:"));
-	assert_int_equal(cat.n_errors, 18);
+	assert_int_equal(cat.n_errors, 19);
+	assert_string_equal(cat.causes[0].on_windows, ""); /* dropped, not left dangling */
 	/* the knowledge base's codes are in every catalogue: names and printed texts */
 	assert_true(cat.n_names > 300);
 	bool found = false;
@@ -1124,6 +1125,25 @@ static void test_container_run_hint(void **state)
 					  "directory"));
 }
 
+/* A form written for any OS names the Linux loader's causes; about a DLL they are the Windows
+ * loader's (explain_causes.tsv on_windows): TensorRT's loader about a DLL and about a .so. */
+static void test_dll_causes_on_windows(void **state)
+{
+	(void)state;
+	assert_string_equal(first_finding("[error] 6: [libLoader.cpp::nvinfer1::rt::DynamicLibrary::Impl::Impl::288] "
+					  "Error Code 6: Internal Error (Unable to load library: "
+					  "nvinfer_builder_resource_10.dll)"),
+			    "dll-not-found");
+	assert_string_equal(first_finding("[error] 6: [libLoader.cpp::288] Error Code 6: Internal Error (Unable to "
+					  "load library: libnvinfer_builder_resource.so.10.0.1)"),
+			    "lib-not-found");
+	const struct explain_catalog *cat = explain_catalog_builtin(&A);
+	for (size_t i = 0; i < cat->n_causes; i++)
+		if (*cat->causes[i].on_windows)
+			assert_non_null(explain_cause_lookup(cat, cat->causes[i].on_windows));
+	assert_string_equal(explain_cause_lookup(cat, "lib-not-found")->on_windows, "dll-not-on-path");
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1154,6 +1174,7 @@ int main(void)
 		cmocka_unit_test(test_harmless),
 		cmocka_unit_test(test_arch_direction),
 		cmocka_unit_test(test_container_run_hint),
+		cmocka_unit_test(test_dll_causes_on_windows),
 		cmocka_unit_test(test_tool_phrase_first),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
