@@ -456,7 +456,7 @@ static const struct rule rules[] = {
 		   "compatibility: every call fails with error 35, \"CUDA driver version is insufficient for CUDA "
 		   "runtime version\".",
 	  .fix = "upgrade the NVIDIA driver, or use software built for the CUDA release the driver supports",
-	  .ref = REF_COMPAT, .about = "driver" },
+	  .ref = REF_COMPAT },
 	{ "driver-minor-compat", SEV_WARNING, NULL,
 	  .cause = "A CUDA runtime is newer than the driver's own CUDA release and runs only through minor-version "
 		   "compatibility: features that need the newer driver are unavailable and newer PTX cannot be "

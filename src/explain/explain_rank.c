@@ -515,11 +515,17 @@ static const struct explain_cause_def *cause_for_finding(struct arena *a, const 
 
 /* A finding of the driver's family (the rule's `about`): no driver, a mismatch of its halves, no
  * device nodes, a container without the GPUs ... each keeps CUDA from reaching the GPU. */
-/* The knowledge base's family of a finding ("driver", "cudnn"): rule.about, NULL when none. */
+/* The family of a finding ("driver", "cudnn"): the knowledge base's library family its rule is
+ * about, else "driver" for a rule of the driver's family that names no library (driver-too-old's
+ * subject is a runtime, which `why libcuda.so.1` must not keep), NULL when none. */
 static const char *family_of(const char *finding_id)
 {
 	const struct rule *r = diag_rule(finding_id);
-	return r ? r->about : NULL;
+	if (!r)
+		return NULL;
+	if (r->about)
+		return r->about;
+	return rule_family_find(&rules_driver, finding_id) ? "driver" : NULL;
 }
 
 static bool family_among_causes(const struct explain_result *r, size_t n, const char *family)
