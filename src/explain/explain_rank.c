@@ -243,6 +243,19 @@ static bool message_code_says(const struct explain_result *r, const char *findin
 	return false;
 }
 
+/* Whether a tool's own sentence in the message names the finding as its only cause
+ * (nvidia-container-cli's "file exists": driver libraries baked into the image). */
+static bool message_phrase_says(const struct explain_result *r, const char *finding)
+{
+	for (size_t i = 0; r->msg && i < r->msg->n_facts; i++) {
+		const struct explain_fact *f = &r->msg->facts[i];
+		if (f->kind == EXF_PHRASE && !f->context && !f->pattern->generic && f->pattern->n_causes == 1 &&
+		    strcmp(f->pattern->causes[0]->finding, finding) == 0)
+			return true;
+	}
+	return false;
+}
+
 static const char *check_no_stub(struct arena *a, const struct explain_machine *m,
 				 struct explain_result *r)
 {
@@ -545,9 +558,11 @@ static bool family_among_causes(const struct explain_result *r, size_t n, const 
  * CUDA-capable device", a framework's cuDNN pin behind a cuDNN status). */
 static void add_family_errors(struct arena *a, const struct explain_machine *m, struct explain_result *r, int *rank)
 {
-	/* a message whose own code names its first cause ("Driver/library version mismatch", 804)
-	 * keeps it first: the machine's other errors of its family follow the text's causes */
-	bool named_by_code = r->n_causes && message_code_says(r, r->causes[0].def->finding);
+	/* a message whose own code or a tool's sentence names its first cause ("Driver/library
+	 * version mismatch", 804, nvidia-container-cli's "file exists") keeps it first: the machine's
+	 * other errors of its family follow the text's causes */
+	bool named_by_code = r->n_causes && (message_code_says(r, r->causes[0].def->finding) ||
+					     message_phrase_says(r, r->causes[0].def->finding));
 	size_t n_text = r->n_causes;
 	for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
 		const struct finding *f = &m->fs->v[i];

@@ -98,6 +98,18 @@ Failed to initialize NVML: Driver/library version mismatch'
 	jq -e '.causes[0].evidence | map(test("no NVIDIA driver in this tree")) | any' <<<"$output"
 }
 
+@test "an image with driver 535's libraries baked in: nvidia-container-cli's 'file exists' keeps its own cause first" {
+	# the tool's sentence names one cause (driver libraries in the image collide with the host's);
+	# the tree's no-driver (libcuda without a module: an image's normal state) follows it
+	need_pkg libcuda1 libnvidia-ml1
+	add_pkg "$root" libcuda1
+	add_pkg "$root" libnvidia-ml1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	touch "$root/.dockerenv"
+	explain_here "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/36b6fcd35cb3/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-userspace-mismatch ]
+}
+
 @test "the kernel module without its libcuda: error 35 is no-driver first, as check says, not driver-too-old" {
 	need_cuda13
 	add_cuda13 "$root" libcudart.so.13
