@@ -7,6 +7,7 @@
  * stale cache, a copy elsewhere, only the wrong architecture or another major), a missing symbol
  * version, a dependency taken from elsewhere while the copy's own sibling is ignored; and, from
  * the ld.so.conf directories, libraries the cache does not cover. */
+#include <dirent.h>
 #include <string.h>
 
 #include "collect/focus.h"
@@ -422,8 +423,30 @@ static void check_no_libc(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+static bool dir_has(const struct sysroot_dirent *ents, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ents[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a directory entry is a release's own file of the catalogued library (libcuda.so.430.40
+ * of libcuda.so.1, libcublas.so.12.4.5.8 of libcublas.so.12), not a link to one. */
+static bool versioned_file_of(const struct sysroot_dirent *e, const struct kb_lib *lib)
+{
+	if (e->type != DT_REG && e->type != DT_UNKNOWN)
+		return false;
+	size_t n = strlen(lib->name);
+	if (strncmp(e->name, lib->name, n) == 0 && e->name[n] == '.')
+		return true;
+	const char *so = strstr(e->name, ".so.");
+	return lib->driver_versioned && so && strncmp(e->name, lib->name, (size_t)(so - e->name) + 4) == 0;
+}
+
 /* GPU libraries in ld.so.conf directories whose SONAME has no cache entry: ldconfig was not run
- * after they were installed, and ld.so (which never reads ld.so.conf) cannot find them. */
+ * after they were installed, and ld.so (which never reads ld.so.conf) cannot find them. Also a
+ * release's file there without its SONAME link (only ldconfig makes it). */
 static void check_ldcache_stale(struct diag_ctx *d, const struct rule *self)
 {
 	struct cudx_ctx *ctx = d->ctx;
@@ -441,16 +464,30 @@ static void check_ldcache_stale(struct diag_ctx *d, const struct rule *self)
 			continue;
 		for (size_t k = 0; k < ne; k++) {
 			const struct kb_lib *lib = kb_lib_classify(ents[k].name, OS_LINUX);
-			if (!lib || strcmp(ents[k].name, lib->name) != 0)
-				continue; /* only the SONAME-named file: the key ld.so looks up */
-			if (ldcache_lookup(&L.cache, ents[k].name, L.elf_class, L.machine))
+			if (!lib || ldcache_lookup(&L.cache, lib->name, L.elf_class, L.machine))
 				continue;
 			const char *path = path_join(ctx->arena, dirs[i], ents[k].name);
-			struct finding *f = rule_emit(d, self, "%s is not in ld.so.cache although %s is configured in /etc/ld.so.conf",
-						      path, dirs[i]);
+			if (strcmp(ents[k].name, lib->name) == 0) { /* the SONAME-named file: the key ld.so looks up */
+				struct finding *f = rule_emit(
+					d, self, "%s is not in ld.so.cache although %s is configured in /etc/ld.so.conf", path,
+					dirs[i]);
+				finding_subject(f, path);
+				finding_path(f, ents[k].name);
+				finding_evidence(f, "%s has no entry for %s", L.cfg.cache_path, ents[k].name);
+				continue;
+			}
+			/* a real file of a release (libcuda.so.430.40, libcublas.so.12.4.5.8) without the SONAME
+			 * link ldconfig makes for it: copied or mounted in, and ldconfig never ran */
+			if (!versioned_file_of(&ents[k], lib) || dir_has(ents, ne, lib->name))
+				continue;
+			struct finding *f = rule_emit(d, self,
+						      "%s has neither its %s link nor an ld.so.cache entry: ldconfig has not run "
+						      "since it was installed",
+						      path, lib->name);
 			finding_subject(f, path);
-			finding_path(f, ents[k].name);
-			finding_evidence(f, "%s has no entry for %s", L.cfg.cache_path, ents[k].name);
+			finding_path(f, lib->name);
+			finding_evidence(f, "%s has no entry for %s, and %s has no file of that name", L.cfg.cache_path,
+					 lib->name, dirs[i]);
 		}
 	}
 }

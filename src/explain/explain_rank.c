@@ -482,6 +482,11 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 			cr->conf = EXPLAIN_CONFIRMED;
 			for (size_t e = 0; e < f->n_fix; e++)
 				push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
+			/* what the machine shows of the very library the message names comes before its
+			 * findings about others ("couldn't find libnvidia-ml.so": that library's stale cache
+			 * before the libcuda a utility-only container lacks) */
+			if (lib && finding_mentions(f, lib))
+				return -1;
 			return f->severity == SEV_ERROR ? 0 : 1;
 		}
 	}
@@ -526,8 +531,6 @@ static const struct explain_cause_def *cause_for_finding(struct arena *a, const 
 	return d;
 }
 
-/* A finding of the driver's family (the rule's `about`): no driver, a mismatch of its halves, no
- * device nodes, a container without the GPUs ... each keeps CUDA from reaching the GPU. */
 /* The family of a finding ("driver", "cudnn"): the knowledge base's library family its rule is
  * about, else "driver" for a rule of the driver's family that names no library (driver-too-old's
  * subject is a runtime, which `why libcuda.so.1` must not keep), NULL when none. */

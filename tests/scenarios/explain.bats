@@ -110,6 +110,21 @@ Failed to initialize NVML: Driver/library version mismatch'
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-userspace-mismatch ]
 }
 
+@test "nvidia-smi cannot find NVML whose file is there without ldconfig's link: ldcache-stale first, the machine's finding about that very library" {
+	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
+	[ "$(id -u)" = 0 ] || skip_fixture "ldconfig -r needs root"
+	mkdir -p "$root/opt/nv" "$root/etc/ld.so.conf.d"
+	echo "include /etc/ld.so.conf.d/*.conf" >"$root/etc/ld.so.conf"
+	echo "/opt/nv" >"$root/etc/ld.so.conf.d/nv.conf"
+	ldconfig -r "$root" 2>/dev/null || skip_fixture "ldconfig -r failed here"
+	fake_lib "$root" /opt/nv/libnvidia-ml.so.535.309.01 libnvidia-ml.so.1
+	proc_version "$root" 535.309.01
+	touch "$root/.dockerenv"
+	explain_here "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system."
+	[ "$(first_cause)" = "ldcache-stale high" ]
+	jq -e '.causes[0].evidence | map(test("libnvidia-ml.so.535.309.01")) | any' <<<"$output"
+}
+
 @test "the kernel module without its libcuda: error 35 is no-driver first, as check says, not driver-too-old" {
 	need_cuda13
 	add_cuda13 "$root" libcudart.so.13
