@@ -472,6 +472,18 @@ static const struct {
 	{ "ERROR: The Nouveau kernel driver is currently in use by your system.", "no-driver" },
 	{ ">>> torch.cuda.is_available()  ->  False", "torch-cpu-build" },
 	{ "AssertionError: libcuda.so cannot found!", "ldcache-stale" },
+	/* JAX 0.4's wording of a failed CUDA plugin: the plugin's libraries first, whatever code it met */
+	{ "CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation cuInit(0) failed: "
+	  "CUDA_ERROR_NOT_INITIALIZED (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+	  "framework-lib-missing" },
+	{ "E0301 jax._src.xla_bridge: CUDA backend failed to initialize: Unable to load cuPTI. Is it installed?",
+	  "framework-lib-missing" },
+	/* bitsandbytes' CPU fallback: it found no libcudart.so where it looks; another package "compiled
+	 * without GPU support" is its CPU build */
+	{ "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, "
+	  "8-bit multiplication, and GPU quantization are unavailable.",
+	  "lib-not-found" },
+	{ "llama_cpp: the installed llama-cpp-python was compiled without GPU support", "framework-cpu-build" },
 	/* a version of the missing library's family elsewhere in the message: another major */
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
