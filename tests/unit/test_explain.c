@@ -484,6 +484,10 @@ static const struct {
 	  "8-bit multiplication, and GPU quantization are unavailable.",
 	  "lib-not-found" },
 	{ "llama_cpp: the installed llama-cpp-python was compiled without GPU support", "framework-cpu-build" },
+	/* a framework that asks to be rebuilt with CUDA is a CPU build (MXNet's storage.cc) */
+	{ "mxnet.base.MXNetError: [16:53:11] src/storage/storage.cc:43: Please compile with CUDA enabled",
+	  "framework-cpu-build" },
+	{ "RuntimeError: this binary has no kernels; you need to rebuild with GPU support.", "framework-cpu-build" },
 	/* a version of the missing library's family elsewhere in the message: another major */
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
@@ -1156,6 +1160,13 @@ static void test_dll_causes_on_windows(void **state)
 	assert_string_equal(explain_cause_lookup(cat, "lib-not-found")->on_windows, "dll-not-on-path");
 }
 
+/* "compile with CUDA 11.8 or later" asks for a version, not for a GPU build */
+static void test_compile_with_cuda_lookalike(void **state)
+{
+	(void)state;
+	assert_string_equal(first_finding("please compile with CUDA 11.8 or later"), "not recognised");
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1187,6 +1198,7 @@ int main(void)
 		cmocka_unit_test(test_arch_direction),
 		cmocka_unit_test(test_container_run_hint),
 		cmocka_unit_test(test_dll_causes_on_windows),
+		cmocka_unit_test(test_compile_with_cuda_lookalike),
 		cmocka_unit_test(test_tool_phrase_first),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
