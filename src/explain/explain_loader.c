@@ -3,6 +3,7 @@
  * (src/loader/loader.h) when this build has it; without it explain falls back to the inventory's
  * list of copies. */
 #include <string.h>
+#include <strings.h>
 
 #include "explain/explain_loader.h"
 
@@ -11,6 +12,52 @@
 #define EXPLAIN_HAVE_LOADER 1
 #include "loader/loader.h"
 #endif
+#endif
+
+#if defined(__has_include)
+#if __has_include("collect/windows.h")
+#define EXPLAIN_HAVE_WIN_LOADER 1
+#include "collect/windows.h"
+#include "loader/win_path.h"
+#endif
+#endif
+
+#ifdef EXPLAIN_HAVE_WIN_LOADER
+struct win_cookie {
+	struct cudx_ctx *ctx;
+	struct win_loader *L;
+};
+
+/* A DLL a message names, as the Windows loader of the analysed tree would search for it (the
+ * environment's PATH, the program's folder when --app names one, System32). */
+static void resolve_windows(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
+{
+	struct win_cookie *c = cookie;
+	memset(out, 0, sizeof *out);
+	size_t n = strlen(name);
+	if (n < 5 || strcasecmp(name + n - 4, ".dll") != 0 || strchr(name, '\\') || strchr(name, '/'))
+		return;
+	struct win_resolution *r = arena_calloc(a, 1, sizeof *r);
+	win_resolve(c->L, name, NULL, r);
+	out->available = true;
+	out->system = true; /* a C: drive with System32 is a system a program runs on */
+	out->loader = "Windows";
+	const struct win_candidate *ch = win_chosen(r);
+	if (ch && ch->path) {
+		out->path = win_path_from_root(a, ch->path);
+		out->how = ch->origin;
+		return;
+	}
+	if (r->system) { /* an API set or KnownDLL: Windows provides it */
+		out->path = name;
+		out->how = r->system;
+		return;
+	}
+	out->tried = arena_calloc(a, r->n_cands ? r->n_cands : 1, sizeof *out->tried);
+	for (size_t i = 0; i < r->n_cands && out->n_tried < 16; i++)
+		out->tried[out->n_tried++] = arena_printf(a, "tried %s (%s): %s", r->cands[i].dir, r->cands[i].origin,
+							  win_cand_result_name(r->cands[i].result));
+}
 #endif
 
 #ifdef EXPLAIN_HAVE_LOADER
@@ -45,6 +92,16 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 
 void explain_machine_loader(struct explain_machine *m, struct cudx_ctx *ctx)
 {
+#ifdef EXPLAIN_HAVE_WIN_LOADER
+	if (ctx->os == OS_WINDOWS && m->inv && m->inv->windows) {
+		struct win_cookie *c = arena_calloc(ctx->arena, 1, sizeof *c);
+		c->ctx = ctx;
+		c->L = &m->inv->windows->loader;
+		m->resolve = resolve_windows;
+		m->cookie = c;
+		return;
+	}
+#endif
 #ifdef EXPLAIN_HAVE_LOADER
 	if (ctx->os != OS_WINDOWS) {
 		m->resolve = resolve;

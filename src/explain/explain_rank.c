@@ -387,7 +387,15 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	if (res->available && res->path) {
 		*why = arena_printf(a, "the loader finds %s here: %s (via %s)", lib, res->path,
 				    res->how ? res->how : "?");
-		if (!r->elsewhere)
+		if (!r->elsewhere && res->loader && strcmp(res->loader, "Windows") == 0)
+			r->elsewhere = arena_printf(
+				a,
+				"%s resolves here (%s): the message probably came from another process or "
+				"environment (another PATH, a Python that ignores PATH for DLLs, a program folder "
+				"without it). Run cudx explain with --env holding that shell's `set` output, or "
+				"--app naming the program.",
+				lib, res->path);
+		else if (!r->elsewhere)
 			r->elsewhere = arena_printf(
 				a,
 				"%s resolves here (%s): the message probably came from another environment "
@@ -408,7 +416,7 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	}
 	if (res->available) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-			 arena_printf(a, "ld.so would not find %s here", lib));
+			 arena_printf(a, "%s would not find %s here", res->loader ? res->loader : "ld.so", lib));
 		for (size_t i = 0; i < res->n_tried; i++)
 			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->tried[i]);
 		const struct lib_file *off = find_lib(m->inv, lib, false);
@@ -602,7 +610,11 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	const char *lib = explain_kv_get(r, "library");
 	bool machine = m && m->inv && m->fs;
 	struct explain_resolution res = { 0 };
-	if (machine && m->resolve && lib && !explain_kv_get(r, "dll"))
+	/* a DLL the message names with its folder was loaded by that path, not searched for: where
+	 * the search would find it says nothing of that load */
+	bool dll_by_path = explain_kv_get(r, "dll") && msg->line &&
+			   (ci_has(msg->line, arena_printf(a, "\\%s", lib)) || ci_has(msg->line, arena_printf(a, "/%s", lib)));
+	if (machine && m->resolve && lib && !dll_by_path)
 		m->resolve(m->cookie, a, lib, &res);
 	int rank[EXPLAIN_MAX_CAUSES];
 	for (size_t i = 0; i < msg->n_cands; i++) {

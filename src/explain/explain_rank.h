@@ -56,6 +56,7 @@ struct explain_resolution {
 	bool system;        /* the target has a C library (its program interpreter): a system or image a
 			     * program can run in, so "not found" there means something even when it
 			     * shows nothing of the GPU stack */
+	const char *loader; /* who searched, for the evidence: "ld.so", "Windows"; NULL: "ld.so" */
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */

@@ -159,6 +159,24 @@ tree_127() {
 	echo "$output" | jq -e '.findings[] | select(.id == "dll-dependency-missing") | .summary | test("cudart64_12.dll")'
 }
 
+@test "explain on a Windows tree searches for the DLL a message names as Windows would" {
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "Path=C:\\Windows\\system32;C:\\Windows"
+	# not on the search path: dll-not-found, confirmed by every place tried
+	cudx_win explain --no-probe --json "Could not load dynamic library 'cublas64_12.dll'; dlerror: cublas64_12.dll not found"
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "dll-not-found high" ]
+	jq -e '.causes[0].evidence | map(test("Windows would not find cublas64_12.dll")) | any' <<<"$output"
+	jq -e '.causes[0].evidence | map(test("PATH entry 1")) | any' <<<"$output"
+	# on PATH here: the message came from another environment, said so, and not confirmed
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "Path=C:\\Windows\\system32;$CUDA12\\bin"
+	cudx_win explain --no-probe --json "Could not load dynamic library 'cudart64_12.dll'; dlerror: cudart64_12.dll not found"
+	jq -e '.elsewhere | test("resolves here")' <<<"$output"
+	jq -e '[.causes[] | select(.id == "dll-not-found") | .confidence][0] == "ruled-out"' <<<"$output"
+	# named with its folder, it was loaded by that path: no search is simulated
+	cudx_win explain --no-probe --json "Could not find module 'C:\\app\\cudart64_12.dll' (or one of its dependencies)."
+	jq -e '[.causes[].evidence[]?] | map(test("Windows would not find")) | any | not' <<<"$output"
+}
+
 @test "PATH of the host process lacks CUDA's bin: dll-not-found points at %CUDA_PATH%\\bin" {
 	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
 	wintree_env "$E" "CUDA_PATH=$CUDA12" "CUDA_PATH_V12_4=$CUDA12" "Path=C:\\Windows\\system32;C:\\Windows"

@@ -1158,6 +1158,13 @@ static void test_dll_causes_on_windows(void **state)
 		if (*cat->causes[i].on_windows)
 			assert_non_null(explain_cause_lookup(cat, cat->causes[i].on_windows));
 	assert_string_equal(explain_cause_lookup(cat, "lib-not-found")->on_windows, "dll-not-on-path");
+	/* cuDNN 7 is one DLL: not "only part of cuDNN" (its sub-DLLs came with 8), no zlibwapi.dll */
+	const struct explain_message *m7 =
+		first_message("Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll not found");
+	assert_non_null(m7);
+	assert_string_equal(m7->cands[0].cause->key, "dll-not-on-path");
+	for (size_t i = 0; i < m7->n_cands; i++)
+		assert_string_not_equal(m7->cands[i].cause->key, "zlibwapi-missing");
 }
 
 /* "compile with CUDA 11.8 or later" asks for a version, not for a GPU build */
