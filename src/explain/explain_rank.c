@@ -572,7 +572,7 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 	/* a message whose own code or a tool's sentence names its first cause ("Driver/library
 	 * version mismatch", 804, nvidia-container-cli's "file exists") keeps it first: the machine's
 	 * other errors of its family follow the text's causes */
-	bool named_by_code = r->n_causes && (message_code_says(r, r->causes[0].def->finding) ||
+	bool named_by_message = r->n_causes && (message_code_says(r, r->causes[0].def->finding) ||
 					     message_phrase_says(r, r->causes[0].def->finding));
 	size_t n_text = r->n_causes;
 	for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {
@@ -597,7 +597,7 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 		add_finding_evidence(a, cr, f);
 		for (size_t e = 0; e < f->n_fix; e++)
 			push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, f->fix[e]);
-		rank[r->n_causes++] = named_by_code ? 2 : 0;
+		rank[r->n_causes++] = named_by_message ? 2 : 0;
 	}
 }
 
