@@ -408,12 +408,7 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 @test "a driver library copied into an ld.so.conf directory without ldconfig: ldcache-stale names the missing link" {
 	# only ldconfig makes libnvidia-ml.so.1 -> libnvidia-ml.so.535.309.01 and its cache entry; a
 	# copy (or a container runtime whose ldconfig step failed) leaves the real file alone
-	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
-	[ "$(id -u)" = 0 ] || skip_fixture "ldconfig -r needs root"
-	mkdir -p "$root/opt/nv" "$root/etc/ld.so.conf.d"
-	echo "include /etc/ld.so.conf.d/*.conf" >"$root/etc/ld.so.conf"
-	echo "/opt/nv" >"$root/etc/ld.so.conf.d/nv.conf"
-	ldconfig -r "$root" 2>/dev/null || skip_fixture "ldconfig -r failed here"
+	ldconf_root "$root" /opt/nv
 	fake_lib "$root" /opt/nv/libnvidia-ml.so.535.309.01 libnvidia-ml.so.1
 	run_cudx --root "$root" --env "$env_file"
 	[[ "$output" == *"ldcache-stale: /opt/nv/libnvidia-ml.so.535.309.01 has neither its libnvidia-ml.so.1 link nor an ld.so.cache entry"* ]]

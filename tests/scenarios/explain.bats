@@ -111,12 +111,7 @@ Failed to initialize NVML: Driver/library version mismatch'
 }
 
 @test "nvidia-smi cannot find NVML whose file is there without ldconfig's link: ldcache-stale first, the machine's finding about that very library" {
-	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
-	[ "$(id -u)" = 0 ] || skip_fixture "ldconfig -r needs root"
-	mkdir -p "$root/opt/nv" "$root/etc/ld.so.conf.d"
-	echo "include /etc/ld.so.conf.d/*.conf" >"$root/etc/ld.so.conf"
-	echo "/opt/nv" >"$root/etc/ld.so.conf.d/nv.conf"
-	ldconfig -r "$root" 2>/dev/null || skip_fixture "ldconfig -r failed here"
+	ldconf_root "$root" /opt/nv
 	fake_lib "$root" /opt/nv/libnvidia-ml.so.535.309.01 libnvidia-ml.so.1
 	proc_version "$root" 535.309.01
 	touch "$root/.dockerenv"

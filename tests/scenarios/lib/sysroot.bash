@@ -111,6 +111,18 @@ fake_lib() {
 	rm -f "$src"
 }
 
+# ldconf_root ROOT DIR: DIR configured in ROOT's /etc/ld.so.conf (through ld.so.conf.d) and ROOT's
+# ld.so.cache written now, by this machine's ldconfig -r (which needs root); what is put into DIR
+# afterwards is what ldconfig has not seen. Skips the test without ldconfig or root.
+ldconf_root() {
+	command -v ldconfig >/dev/null || skip_fixture "needs ldconfig to write a cache into the root"
+	[ "$(id -u)" = 0 ] || skip_fixture "ldconfig -r needs root"
+	mkdir -p "$1$2" "$1/etc/ld.so.conf.d"
+	echo "include /etc/ld.so.conf.d/*.conf" >"$1/etc/ld.so.conf"
+	echo "$2" >"$1/etc/ld.so.conf.d/$(basename "$2").conf"
+	ldconfig -r "$1" 2>/dev/null || skip_fixture "ldconfig -r failed here"
+}
+
 # The NVRM line of a given driver version, as the proprietary module prints it.
 proc_version() {
 	local root=$1 ver=$2
