@@ -100,7 +100,9 @@ static bool nvidia_image_dir(const char *dir)
 	return strcmp(dir, "/usr/local/nvidia/lib") == 0 || strcmp(dir, "/usr/local/nvidia/lib64") == 0;
 }
 
-static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, bool stubs)
+enum ldpath_check { LDPATH_STUBS, LDPATH_EMPTY, LDPATH_MISSING };
+
+static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, enum ldpath_check what)
 {
 	const char **dirs;
 	size_t n = ldpath_head(d, &dirs);
@@ -111,7 +113,7 @@ static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, b
 		const char *dir = dirs[i];
 		if (ldpath_seen(d->ctx->arena, dirs, keys, i))
 			continue;
-		if (stubs) {
+		if (what == LDPATH_STUBS) {
 			const char *base = path_basename(keys[i]);
 			bool has_stub = sysroot_exists(&d->ctx->root, path_join(d->ctx->arena, dir, "libcuda.so"));
 			if (strcmp(base, "stubs") != 0 || !has_stub)
@@ -129,6 +131,8 @@ static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, b
 			continue;
 		}
 		if (!*dir) {
+			if (what != LDPATH_EMPTY)
+				continue;
 			struct finding *f = rule_emit(d, self, "LD_LIBRARY_PATH has an empty element (the current directory)");
 			finding_cause(f, "An empty element (a leading or trailing ':' or '::') makes the loader search the "
 					 "current working directory, so what loads depends on where a program is started.");
@@ -136,7 +140,7 @@ static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, b
 			finding_fix(f, "remove the stray ':' from LD_LIBRARY_PATH");
 			continue;
 		}
-		if (dir[0] != '/' || sysroot_is_dir(&d->ctx->root, dir) || nvidia_image_dir(keys[i]))
+		if (what != LDPATH_MISSING || dir[0] != '/' || sysroot_is_dir(&d->ctx->root, dir) || nvidia_image_dir(keys[i]))
 			continue;
 		struct finding *f = rule_emit(d, self, "LD_LIBRARY_PATH names a directory that does not exist: %s", dir);
 		finding_subject(f, dir);
@@ -152,12 +156,17 @@ static void check_ld_library_path(struct diag_ctx *d, const struct rule *self, b
 
 static void check_stub_dirs(struct diag_ctx *d, const struct rule *self)
 {
-	check_ld_library_path(d, self, true);
+	check_ld_library_path(d, self, LDPATH_STUBS);
+}
+
+static void check_empty_elements(struct diag_ctx *d, const struct rule *self)
+{
+	check_ld_library_path(d, self, LDPATH_EMPTY);
 }
 
 static void check_missing_dirs(struct diag_ctx *d, const struct rule *self)
 {
-	check_ld_library_path(d, self, false);
+	check_ld_library_path(d, self, LDPATH_MISSING);
 }
 
 static const struct rule rules[] = {
@@ -175,9 +184,15 @@ static const struct rule ldpath_rules[] = {
 		   "at run time the stubs shadow the real driver, and every call returns CUDA_ERROR_STUB_LIBRARY (34).",
 	  .fix = "remove the stubs directory from LD_LIBRARY_PATH; pass it to the linker (-L) at build time only" },
 	{ "ld-library-path-missing-dir", SEV_WARNING, check_missing_dirs,
-	  .cause = "An LD_LIBRARY_PATH element is empty (the current directory) or names a directory that does not "
-		   "exist: the libraries it was meant to provide are not there.",
+	  .cause = "An LD_LIBRARY_PATH element names a directory that does not exist: the libraries it was meant to "
+		   "provide are not there.",
 	  .fix = "remove the element from LD_LIBRARY_PATH (check ~/.bashrc, ~/.profile, /etc/environment)" },
+	/* Its own finding, not a missing directory: the current directory exists, and a stray ':' says
+	 * nothing about a library the user meant to provide (explain must not take it for one). */
+	{ "ld-library-path-empty-element", SEV_INFO, check_empty_elements,
+	  .cause = "An empty LD_LIBRARY_PATH element (a leading or trailing ':' or '::') makes the loader search the "
+		   "current directory, so what loads depends on where a program is started.",
+	  .fix = "remove the stray ':' from LD_LIBRARY_PATH" },
 };
 
 RULE_FAMILY(rules_env, "env", rules);

@@ -404,6 +404,15 @@ static void test_facts(void **state)
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "cusparse");
 	m = first_message("undefined symbol: ncclCommInitRankScalable");
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "nccl");
+	/* a framework's C++ namespace (ATen, c10, TensorFlow), mangled; a C name that only begins alike is none */
+	m = first_message("ImportError: /x/knn.so: undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "torch");
+	m = first_message("undefined symbol: _ZNK2at6Tensor7is_cudaEv");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "torch");
+	m = first_message("_zero_out_op.so: undefined symbol: _ZN10tensorflow8OpKernel11TraceStringEb");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "tensorflow");
+	m = first_message("undefined symbol: atanf");
+	assert_null(fact_of(m, EXF_FORM, 0)->component);
 	/* versions: driver and CUDA, a torch variant, an architecture */
 	m = first_message("CUDA error: CUDA driver version is insufficient: Driver Version: 470.82.01, torch 2.3.0+cu121, sm_86");
 	assert_non_null(m);
@@ -493,6 +502,14 @@ static const struct {
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
 	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
+	/* a PyTorch / TensorFlow C++ symbol missing: an extension built against another release (the
+	 * probe's load of it fails) */
+	{ "ImportError: /opt/conda/lib/python3.10/site-packages/fused_layer_norm_cuda.cpython-310-x86_64-linux-gnu.so: "
+	  "undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE", "probe-load-failed" },
+	{ "OSError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: "
+	  "undefined symbol: _ZN3c104cuda9SetDeviceEi", "probe-load-failed" },
+	{ "tensorflow.python.framework.errors_impl.NotFoundError: ./_roi_pooling.so: undefined symbol: "
+	  "_ZN10tensorflow7strings6StrCatB5cxx11ERKNS0_8AlphaNumES3_", "probe-load-failed" },
 	/* versions in the text */
 	{ "RuntimeError: found cuDNN version 9.1.0, but JAX was built against version 9.8.0", "framework-cudnn-mismatch" },
 	{ "nvcc fatal   : Value 'sm_100' is not defined for option 'gpu-architecture'", "gpu-unsupported-by-toolkit" },
@@ -877,6 +894,7 @@ static const struct {
 	{ "cuDNN error: CUDNN_STATUS_EXECUTION_FAILED while running the convolution", "framework-gpu-arch" },
 	{ "Error loading onnxruntime_providers_cuda.dll which depends on cudnn64_9.dll which is missing", "dll-wrong-major" },
 	{ "error loading c10_cuda.dll", "dll-dependency-missing" },
+	{ "Platform can not be registered due to failure of loading 'libnvrtc.so.10.1'", "lib-not-found" },
 	{ "Ubuntu on WSL2: CUDA error: no CUDA-capable device is detected", "wsl-libcuda" },
 	{ "healthcheck: nvidia-smi binary is missing, GPU metrics disabled", "no-driver" },
 	{ "W dso_loader.cc:64] Could not load dynamic library 'libnvinfer_plugin.so.8'; dlerror: libnvinfer_plugin.so.8: cannot open shared object file", "harmless-warning" },
