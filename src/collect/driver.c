@@ -141,6 +141,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	if (ctx->os != OS_LINUX) {
 		d->simulated = ctx->opt->driver;
 		d->effective_version = ctx->opt->driver;
+		if (d->effective_version) /* Windows: what --driver says the driver supports */
+			d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
 		return;
 	}
 	read_proc_version(ctx, inv);

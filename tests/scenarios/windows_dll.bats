@@ -294,3 +294,14 @@ tree_127() {
 	[[ "$ids" == *"ld-library-path-missing-dir"* ]]
 	[[ "$ids" != *"cudnn-zlibwapi-missing"* ]]
 }
+
+@test "--driver on a Windows tree: the CUDA it supports comes from the Windows column of the driver table" {
+	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\Windows"
+	run_strict "$CUDX" check --root "$R" --env "$E" --json --no-probe --driver 551.61
+	echo "$output" | jq -e '.inventory.driver.effective_version == "551.61"'
+	# 551.61 is CUDA 12.4's Windows minimum (550.54.14 on Linux): the Windows column decides
+	echo "$output" | jq -e '.inventory.driver.max_cuda == "12.4"'
+	run_strict "$CUDX" check --root "$R" --env "$E" --no-probe --driver 551.61
+	[[ "$output" == *"up to 12.4"* ]]
+	[[ "$output" != *"older than every known CUDA release"* ]]
+}

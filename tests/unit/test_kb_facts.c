@@ -118,6 +118,11 @@ static void gpus_and_compute_capabilities(void **state)
 	assert_int_equal(kb_gpu_lookup("Quadro RTX 6000")->cc_major * 10 + kb_gpu_lookup("Quadro RTX 6000")->cc_minor, 75);
 	assert_int_equal(kb_gpu_lookup("NVIDIA RTX 6000 Ada Generation")->cc_minor, 9);
 	assert_int_equal(kb_gpu_lookup("NVIDIA GB10")->cc_minor, 1);
+	/* Kepler to Pascal workstation and laptop parts, and the Pascal TITAN X by its own name */
+	assert_int_equal(kb_gpu_lookup("Quadro P4000")->cc_major * 10 + kb_gpu_lookup("Quadro P4000")->cc_minor, 61);
+	assert_int_equal(kb_gpu_lookup("Quadro M1000M")->cc_major * 10 + kb_gpu_lookup("Quadro M1000M")->cc_minor, 50);
+	assert_int_equal(kb_gpu_lookup("Quadro K2000")->cc_major * 10 + kb_gpu_lookup("Quadro K2000")->cc_minor, 30);
+	assert_int_equal(kb_gpu_lookup("NVIDIA TITAN X (Pascal)")->cc_minor, 1);
 	/* SM spellings */
 	for (const char *const *s = (const char *const[]){ "sm_86", "8.6", "86", "compute_86", NULL }; *s; s++) {
 		g = kb_gpu_lookup(*s);
@@ -183,6 +188,10 @@ static void library_names(void **state)
 	assert_int_equal(kb_lib_classify("cufft64_11.dll", OS_WINDOWS)->cuda_major, 12);
 	/* CUDA 10.0 had full-version SONAMEs; the longer SONAME wins */
 	assert_int_equal(kb_lib_classify("libcublas.so.10.0.130", OS_LINUX)->major, 10);
+	/* CUDA 7.5: one SONAME per minor, as 8.0 to 10.0 (TensorFlow 0.x loaded libcudart.so.7.5) */
+	assert_int_equal(kb_lib_classify("libcudart.so.7.5.18", OS_LINUX)->cuda_major, 7);
+	assert_string_equal(kb_lib_classify("libcufft.so.7.5", OS_LINUX)->component, "cufft");
+	assert_int_equal(kb_lib_classify("cublas64_75.dll", OS_WINDOWS)->cuda_major, 7);
 	assert_string_equal(kb_lib_classify("libcublas.so.10.0.130", OS_LINUX)->name, "libcublas.so.10.0");
 	assert_null(kb_lib_classify("libfoo.so.1", OS_LINUX));
 	assert_null(kb_lib_classify("libcudart.so.11.0", OS_WINDOWS));
