@@ -174,9 +174,12 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 {
 	if (ctx->os == OS_WINDOWS)
 		return; /* DLL search is the windows module's; only what the package says is reported */
-	const struct kb_framework_load *loads;
-	if (kb_framework_loads(fw->name, &loads, 1) == 0)
+	const struct kb_framework_load *rows[4];
+	size_t n_rows = kb_framework_loads(fw->name, rows, 4);
+	if (n_rows == 0)
 		return;
+	if (n_rows > 4)
+		n_rows = 4;
 	const char *cd = fw->cudnn;
 	while (cd && (*cd == '>' || *cd == '='))
 		cd++;
@@ -185,6 +188,14 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	const char *site = fw->kind == PY_FW_JAX ? fw->pkg_dir : path_dirname(ctx->arena, fw->pkg_dir);
 	struct py_proc proc;
 	py_proc_init(&proc, ctx);
+	/* the first object of the framework's rows that is installed: a release may keep its CUDA code
+	 * in another object (onnxruntime-gpu before its CUDA provider became a library of its own) */
+	const struct kb_framework_load *loads = rows[0];
+	for (size_t i = 0; i < n_rows; i++)
+		if (sysroot_exists(&ctx->root, path_join(ctx->arena, site, rows[i]->object))) {
+			loads = rows[i];
+			break;
+		}
 	struct py_object obj;
 	const char *obj_path = path_join(ctx->arena, site, loads->object);
 	const char *why = NULL;

@@ -240,3 +240,21 @@ healthy_venv() {
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cuda')" = "11.2" ]
 }
+
+# onnxruntime-gpu before its CUDA provider became a library of its own (1.0 to 1.7): the Python
+# module links the CUDA libraries itself, and there is no libonnxruntime_providers_cuda.so
+@test "onnxruntime-gpu 1.4: the CUDA libraries are read from the Python module's NEEDED, not a provider library it never had" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_dist "$site" onnxruntime_gpu 1.4.0
+	mkdir -p "$site/onnxruntime/capi"
+	echo '# synthetic' >"$site/onnxruntime/__init__.py"
+	local c=$MKPY_CUDA/lib
+	mkpy_so "$site/onnxruntime/capi/onnxruntime_pybind11_state.so" '$ORIGIN' "$c/libcudart.so.13" "$c/libcublas.so.13"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0]')
+	[ "$(echo "$fw" | jq -r .package)" = "onnxruntime-gpu" ]
+	via=$(echo "$fw" | jq -r '.libraries[] | select(.name=="libcudart.so.13") | .via')
+	[[ "$via" == "NEEDED of /home/u/venv/lib/python3.11/site-packages/onnxruntime/capi/onnxruntime_pybind11_state.so" ]]
+	[[ "$output" != *"libonnxruntime_providers_cuda.so"* ]]
+}
