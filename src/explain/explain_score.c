@@ -253,23 +253,10 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 			break;
 		}
 	}
-	/* a library of a CUDA major three or more majors behind the newest: a program built for an old
-	 * CUDA on a machine that has a newer one (libcudart.so.10.1, cudart64_101.dll) */
-	const struct kb_cuda_release *rel;
-	size_t nrel = kb_cuda_releases(&rel);
-	int newest = nrel ? atoi(rel[nrel - 1].cuda) : 0;
-	for (size_t i = 0; newest && i < m->n_facts; i++) {
-		const struct explain_fact *f = &m->facts[i];
-		if (f->kind == EXF_FORM && !f->context && f->has_lib && f->lib.kb && f->lib.kb->cuda_major &&
-		    strcmp(f->form, "not-found") == 0 && f->lib.kb->cuda_major <= newest - 3) {
-			const char *why = arena_printf(a, "%s belongs to CUDA %d, three majors or more behind CUDA %d: a program "
-							  "built for an old CUDA",
-						       f->lib.name, f->lib.kb->cuda_major, newest);
-			boost_part(t, "cuda-lib-wrong-major", 4, why);
-			boost_part(t, "cuda-dll-wrong-major", 4, why);
-			break;
-		}
-	}
+	/* A library of an old CUDA major ("libcudart.so.10.1") is not by itself a program built for an
+	 * old CUDA: as often the user installed that CUDA and its directory is not on the loader's path
+	 * (in the development sets seven reports read so, five the other way). The literal reading,
+	 * not found, stays first; another major leads only where the text names one (above). */
 	/* a cuDNN symbol missing for a framework's own binary (xla_extension.so, libtorch_cuda.so): the
 	 * framework was built against a newer cuDNN than the one found; for a cuDNN sub-library
 	 * (libcudnn_ops_train.so.8) it is two cuDNN releases mixed */

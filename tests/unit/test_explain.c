@@ -501,6 +501,9 @@ static const struct {
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
+	/* an old CUDA's library alone is read literally: not found (another major comes second) */
+	{ "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory", "lib-not-found" },
+	{ "W dso_loader.cc:55] Could not load dynamic library 'libcublas.so.9.0'; dlerror: libcublas.so.9.0: cannot open shared object file", "lib-not-found" },
 	{ "libcufft.so.11: undefined symbol: __nvJitLinkCreate_12_8, version libnvJitLink.so.12", "lib-symbol-version-missing" },
 	/* a PyTorch / TensorFlow C++ symbol missing: an extension built against another release (the
 	 * probe's load of it fails) */
