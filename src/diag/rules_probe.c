@@ -355,6 +355,42 @@ static void emit_code_findings(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* The probe's 999 with /dev/nvidia-uvm absent, or, without a probe, a container whose GPU nodes were
+ * passed in without /dev/nvidia-uvm (a CDI spec or device list that leaves it out): CUDA cannot
+ * create the node there as nvidia-modprobe does on a host, so cuInit fails (999, or "no CUDA-capable
+ * device") while nvidia-smi, which needs only nvidiactl and nvidiaN, works. */
+static void check_uvm(struct diag_ctx *d, const struct rule *self)
+{
+	emit_code_findings(d, self);
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	if (findings_has(d->out, self->id) || !inv->system.live || !inv->system.container || drv->wsl)
+		return;
+	bool ctl = false, gpu = false, uvm = false;
+	for (size_t i = 0; i < drv->n_nodes; i++) {
+		const struct device_node *n = &drv->nodes[i];
+		const char *base = n->path + 5;
+		if (!n->exists)
+			continue;
+		ctl |= strcmp(base, "nvidiactl") == 0;
+		uvm |= strcmp(base, "nvidia-uvm") == 0;
+		gpu |= strncmp(base, "nvidia", 6) == 0 && isdigit((unsigned char)base[6]);
+	}
+	if (!ctl || !gpu || uvm) /* no GPU nodes at all is no-device-nodes' */
+		return;
+	struct finding *f = rule_emit(d, self, "/dev/nvidia-uvm is missing in this container (its GPU nodes are here)");
+	finding_subject(f, "/dev/nvidia-uvm");
+	finding_cause(f, "The container was given /dev/nvidiactl and the GPU nodes but not /dev/nvidia-uvm (a CDI spec "
+			 "or --device list that leaves it out). CUDA needs it for every context and cannot create it "
+			 "inside a container, so cuInit fails (999 or \"no CUDA-capable device\", "
+			 "torch.cuda.is_available() False) while nvidia-smi, which needs only the other nodes, works.");
+	for (size_t i = 0; i < drv->n_nodes; i++)
+		finding_evidence(f, "%s: %s", drv->nodes[i].path, drv->nodes[i].exists ? "present" : "missing");
+	finding_fix(f, "pass it in: --device /dev/nvidia-uvm --device /dev/nvidia-uvm-tools (docker/podman), or "
+		       "regenerate the CDI spec with a current nvidia-ctk (nvidia-ctk cdi generate)");
+	finding_fix(f, "on the host, load the module first if it is absent: sudo nvidia-modprobe -u -c=0");
+}
+
 static const char *signal_desc(struct arena *a, int sig)
 {
 	const char *n = sigabbrev_np(sig);
@@ -602,9 +638,10 @@ static const struct rule probe_rules[] = {
 	  .fix = "remove the compat directory (/usr/local/cuda-*/compat) from LD_LIBRARY_PATH or the ld cache, or "
 		 "upgrade the driver instead",
 	  .ref = "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html", .about = "driver" },
-	{ "nvidia-uvm-missing", SEV_ERROR, emit_code_findings,
-	  .cause = "CUDA failed with an unknown error (999) and /dev/nvidia-uvm does not exist: the nvidia-uvm kernel "
-		   "module is not loaded, and CUDA cannot manage memory without it.",
+	{ "nvidia-uvm-missing", SEV_ERROR, check_uvm,
+	  .cause = "/dev/nvidia-uvm does not exist where CUDA runs (the probe's 999, or a container given the other GPU "
+		   "nodes without it): the nvidia-uvm module is not loaded or the node was not passed in, and CUDA "
+		   "cannot manage memory without it.",
 	  .fix = "sudo modprobe nvidia-uvm (or run nvidia-modprobe -u -c=0 once); in a container, pass /dev/nvidia-uvm in",
 	  .about = "driver" },
 	{ "no-device", SEV_ERROR, emit_code_findings,

@@ -113,6 +113,40 @@ static void nvml_of_another_release_is_a_mismatch(void **state)
 	assert_non_null(strstr(x->summary, "NVML 535.104.05"));
 }
 
+/* A container given nvidiactl and the GPU nodes but not nvidia-uvm (a CDI spec that leaves it out):
+ * CUDA cannot create the node there. On a host libcuda has nvidia-modprobe create it. */
+static void container_without_uvm_node_is_nvidia_uvm_missing(void **state)
+{
+	struct fixture *f = *state;
+	f->nodes[1].exists = false;
+	f->inv.system.container = true;
+	run_rules(f);
+	const struct finding *x = findings_find(&f->fs, "nvidia-uvm-missing");
+	assert_non_null(x);
+	assert_int_equal(x->severity, SEV_ERROR);
+	assert_string_equal(x->subject, "/dev/nvidia-uvm");
+	assert_false(findings_has(&f->fs, "no-device-nodes"));
+}
+
+static void host_without_uvm_node_is_fine(void **state)
+{
+	struct fixture *f = *state;
+	f->nodes[1].exists = false;
+	run_rules(f);
+	assert_false(findings_has(&f->fs, "nvidia-uvm-missing"));
+}
+
+static void container_without_any_gpu_node_is_not_uvm(void **state)
+{
+	struct fixture *f = *state;
+	f->inv.system.container = true;
+	for (int i = 0; i < 4; i++)
+		f->nodes[i].exists = false;
+	run_rules(f);
+	assert_false(findings_has(&f->fs, "nvidia-uvm-missing"));
+	assert_true(findings_has(&f->fs, "no-device-nodes"));
+}
+
 static void wsl_needs_no_device_nodes(void **state)
 {
 	struct fixture *f = *state;
@@ -128,6 +162,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(healthy_host_has_no_driver_findings, setup, teardown),
 		cmocka_unit_test_setup_teardown(missing_gpu_nodes_are_no_device_nodes, setup, teardown),
+		cmocka_unit_test_setup_teardown(container_without_uvm_node_is_nvidia_uvm_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(host_without_uvm_node_is_fine, setup, teardown),
+		cmocka_unit_test_setup_teardown(container_without_any_gpu_node_is_not_uvm, setup, teardown),
 		cmocka_unit_test_setup_teardown(unwritable_node_is_device_node_permission, setup, teardown),
 		cmocka_unit_test_setup_teardown(nvml_of_another_release_is_a_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(wsl_needs_no_device_nodes, setup, teardown),
