@@ -9,7 +9,7 @@ The curated columns of the existing table (finding, note, causes, verbatim texts
 reports) are kept for every (api, code) already in data/errors.tsv; new rows get the header's name,
 the text the library returns (cudaGetErrorString of libcudart, cublasGetStatusString of libcublas; the
 name for cuDNN, whose cudnnGetErrorString returns the name) and no finding. Rows of other APIs
-(cudnn8, cudart_legacy, win32) are kept as they are.
+(cudnn8, cudart_legacy, optix, win32) are kept as they are.
 
 It loads libcudart/libcublas with ctypes to call their string functions: pure table lookups that
 touch no device. It never loads libcuda or libnvidia-ml: their texts come from `strings` output of
@@ -165,7 +165,7 @@ def main():
             r.setdefault("causes", "-")
             r.setdefault("aliases", "-")
             out[key] = r
-    api_order = ["cudart", "cudart_legacy", "cu", "cudnn8", "cudnn9", "cublas", "nccl", "nvml", "win32", "ntstatus"]
+    api_order = ["cudart", "cudart_legacy", "cu", "cudnn8", "cudnn9", "cublas", "nccl", "nvml", "optix", "win32", "ntstatus"]
     keys = sorted(out, key=lambda k: (api_order.index(k[0]) if k[0] in api_order else 99, k[1]))
     for h in head:
         print(h)

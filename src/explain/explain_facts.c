@@ -47,8 +47,9 @@ enum {
 	H_CU = 1u << 5,     /* the driver API: cuInit, CUDA_ERROR_*, cuda_driver.cc */
 	H_WIN = 1u << 6,    /* a DLL, WinError, LoadLibrary */
 	H_GPU = 1u << 7,    /* gpu, nvidia */
+	H_OPTIX = 1u << 8,  /* optix, optixInit */
 };
-#define H_API (H_CUDA | H_CUDNN | H_CUBLAS | H_NCCL | H_NVML | H_CU | H_GPU)
+#define H_API (H_CUDA | H_CUDNN | H_CUBLAS | H_NCCL | H_NVML | H_CU | H_GPU | H_OPTIX)
 
 static bool word_char(unsigned char c)
 {
@@ -97,7 +98,7 @@ static void find_hints(struct explain_reader *L)
 		{ "cuinit", H_CU },      { "cuda_error", H_CU },        { "cuda_driver", H_CU },
 		{ "curesult", H_CU },    { ".dll", H_WIN },             { "winerror", H_WIN },
 		{ "loadlibrary", H_WIN }, { "win32", H_WIN },           { "gpu", H_GPU },
-		{ "nvidia", H_GPU },     { "thcudacheck", H_CUDA },
+		{ "nvidia", H_GPU },     { "thcudacheck", H_CUDA },     { "optix", H_OPTIX },
 	};
 	L->hints = 0;
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -740,6 +741,7 @@ static unsigned api_hint(const char *api)
 	} t[] = {
 		{ "cudart", H_CUDA | H_CU }, { "cu", H_CUDA | H_CU }, { "cudnn", H_CUDNN }, { "cublas", H_CUBLAS },
 		{ "nccl", H_NCCL },          { "nvml", H_NVML },      { "win32", H_WIN },    { "ntstatus", H_WIN },
+		{ "optix", H_OPTIX },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		if (strncmp(api, t[i].api, strlen(t[i].api)) == 0)
@@ -826,6 +828,8 @@ static size_t number_apis(const struct explain_reader *L, long code, bool hex, c
 		apis[n++] = "nccl";
 	if (L->hints & H_NVML)
 		apis[n++] = "nvml";
+	if (L->hints & H_OPTIX) /* OptixResult: 7000-7999, no other API's range */
+		apis[n++] = "optix";
 	if (L->hints & H_CU)
 		apis[n++] = "cu";
 	if (L->hints & (H_CUDA | H_CU | H_GPU)) {
@@ -899,7 +903,7 @@ static void read_numbers(struct explain_reader *L)
 			continue;
 		if (code == 0)
 			continue;
-		const char *apis[10];
+		const char *apis[12];
 		size_t na = number_apis(L, code, hex, apis);
 		for (size_t i = 0; i < na; i++) {
 			const struct kb_error *row = kb_error_lookup(apis[i], code);

@@ -198,7 +198,7 @@ bool kb_cudnn_decode_version(long encoded, int *major, int *minor, int *patch);
 /* --- Error codes (data/errors.tsv) ----------------------------------------------------------- */
 struct kb_error {
 	const char *api;     /* "cudart", "cudart_legacy", "cu", "cudnn8", "cudnn9", "cublas", "nccl", "nvml",
-			      * "win32", "ntstatus" */
+			      * "optix", "win32", "ntstatus" */
 	long code;
 	const char *name;    /* "cudaErrorInsufficientDriver" */
 	const char *text;    /* the official message */

@@ -404,6 +404,15 @@ static void test_facts(void **state)
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "cusparse");
 	m = first_message("undefined symbol: ncclCommInitRankScalable");
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "nccl");
+	/* a number is OptiX's only where the line names OptiX: 7801 alone is no code */
+	m = first_message("optixInit() failed: error code 7804");
+	assert_non_null(m);
+	bool optix = false;
+	for (size_t i = 0; i < m->n_facts; i++)
+		optix |= m->facts[i].kind == EXF_CODE && m->facts[i].code && strcmp(m->facts[i].code->api, "optix") == 0 &&
+			 m->facts[i].code->code == 7804;
+	assert_true(optix);
+	assert_null(first_message("the run finished with code 7804 after 3 s"));
 	/* a framework's C++ namespace (ATen, c10, TensorFlow), mangled; a C name that only begins alike is none */
 	m = first_message("ImportError: /x/knn.so: undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs");
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->component, "torch");
@@ -501,6 +510,10 @@ static const struct {
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
+	/* OptiX's codes (OptixResult, by number where the line says OptiX, or by name) */
+	{ "Optix call (optixInit()) failed with code 7801 (line 150)", "driver-too-old" },
+	{ "[OptiX] optixInit returned OPTIX_ERROR_LIBRARY_NOT_FOUND", "lib-not-found" },
+	{ "OptiX error 7807 in optixAccelBuild", "gpu-out-of-memory" },
 	/* an old CUDA's library alone is read literally: not found (another major comes second) */
 	{ "ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory", "lib-not-found" },
 	{ "W dso_loader.cc:55] Could not load dynamic library 'libcublas.so.9.0'; dlerror: libcublas.so.9.0: cannot open shared object file", "lib-not-found" },

@@ -102,11 +102,12 @@ static void sonames(void **state)
 	assert_null(py_kb_soname("cudart", 10, "10"));
 	assert_string_equal(py_kb_soname("cusolver", 11, "11.0"), "libcusolver.so.10");
 	assert_string_equal(py_kb_soname("cusolver", 11, "11.8"), "libcusolver.so.11");
-	/* CUDA 8.0 to 9.2: one SONAME per minor, as 10.0 */
+	/* CUDA 7.0 to 9.2: one SONAME per minor, as 10.0 */
 	assert_string_equal(py_kb_soname("cudart", 9, "9.0"), "libcudart.so.9.0");
 	assert_string_equal(py_kb_soname("cublas", 9, "9.2"), "libcublas.so.9.2");
 	assert_null(py_kb_soname("cudart", 9, "9"));
-	assert_null(py_kb_soname("cudart", 7, "7.5")); /* older than the catalogue */
+	assert_string_equal(py_kb_soname("cudart", 7, "7.5"), "libcudart.so.7.5");
+	assert_null(py_kb_soname("cudart", 6, "6.5")); /* older than the catalogue */
 }
 
 static void loads_and_floors(void **state)
