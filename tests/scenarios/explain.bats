@@ -263,9 +263,8 @@ EOF
 }
 
 @test "the library is on the search path here: the message came from elsewhere, inspect the process" {
-	fake_lib "$root" /opt/cudnn/libcudnn.so.8.9.7 libcudnn.so.8
-	ln -s libcudnn.so.8.9.7 "$root/opt/cudnn/libcudnn.so.8"
-	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
+	fake_lib "$root" /usr/lib/x86_64-linux-gnu/libcudnn.so.8.9.7 libcudnn.so.8
+	ln -s libcudnn.so.8.9.7 "$root/usr/lib/x86_64-linux-gnu/libcudnn.so.8"
 	explain_here "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
 	[ "$(cause_conf lib-not-found)" = ruled-out ]
 	jq -e '.elsewhere | test("--pid")' <<<"$output"
@@ -273,6 +272,18 @@ EOF
 	jq -e '.facts | map(select(.kind == "form" and .form == "not-found" and .family == "cudnn" and .major == 8)) | length == 1' <<<"$output"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" "ImportError: libcudnn.so.8: cannot open shared object file"
 	[[ "$output" == *"probably came from another environment"* ]]
+}
+
+@test "the library is found only through LD_LIBRARY_PATH: not found stays first, for a process without it" {
+	fake_lib "$root" /opt/cudnn/libcudnn.so.8.9.7 libcudnn.so.8
+	ln -s libcudnn.so.8.9.7 "$root/opt/cudnn/libcudnn.so.8"
+	echo "LD_LIBRARY_PATH=/opt/cudnn" >"$env_file"
+	explain_here "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"
+	[ "$(first_cause)" = "lib-not-found medium" ]
+	jq -e '.causes[] | select(.id == "lib-not-found") | .evidence | any(test("only through LD_LIBRARY_PATH"))' <<<"$output"
+	jq -e '.elsewhere | test("ran without it")' <<<"$output"
+	# another major is still ruled out: the very name resolves
+	[ "$(cause_conf lib-wrong-major)" = ruled-out ]
 }
 
 # A copy of C: in $R (mingw-built PE fixtures) with cuDNN 8's cudnn_cnn_infer64_8.dll and CUDA
