@@ -510,6 +510,11 @@ static const struct {
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
+	/* JAX's own version check: the component it names decides, whatever wraps it */
+	{ "CUDA backend failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\n"
+	  "Outdated cuDNN installation found.\nVersion JAX was built against: 8907\nMinimum supported: 9100\n"
+	  "Installed version: 8907", "framework-cudnn-mismatch" },
+	{ "Outdated cuSPARSE installation found.\nMinimum supported: 12200", "pip-nvidia-shadowed" },
 	/* OptiX's codes (OptixResult, by number where the line says OptiX, or by name) */
 	{ "Optix call (optixInit()) failed with code 7801 (line 150)", "driver-too-old" },
 	{ "[OptiX] optixInit returned OPTIX_ERROR_LIBRARY_NOT_FOUND", "lib-not-found" },
