@@ -52,14 +52,13 @@ static void credit_list(struct tallies *t, const struct explain_cause_def *const
 		credit(t, causes[i], s * place[i], because);
 }
 
-/* The causes of a form about a DLL: a row written for any OS names the Linux loader's causes
- * (lib-not-found), which for a DLL are the Windows loader's (dll-not-on-path): each cause's
- * on_windows column. */
-static void credit_list_os(const struct explain_catalog *cat, struct tallies *t, const struct explain_fact *f,
+/* The causes of a form about a DLL, or of a code in a message about one: a row written for any OS
+ * names the Linux loader's causes (lib-not-found), which for a DLL are the Windows loader's
+ * (dll-not-on-path): each cause's on_windows column. */
+static void credit_list_os(const struct explain_catalog *cat, struct tallies *t, bool dll,
 			   const struct explain_cause_def *const *causes, size_t n, double s, const char *because)
 {
 	const struct explain_cause_def *v[EXPLAIN_MAX_CAUSES];
-	bool dll = f->has_lib && f->lib.os == 'w';
 	for (size_t i = 0; i < n && i < EXPLAIN_MAX_CAUSES; i++) {
 		const struct explain_cause_def *w = dll && *causes[i]->on_windows
 							    ? explain_cause_lookup(cat, causes[i]->on_windows)
@@ -300,6 +299,12 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 {
 	struct tallies *t = arena_calloc(a, 1, sizeof *t);
 	double top = 0;
+	/* a message that names a DLL (its own line or the lines around it) is about the Windows loader:
+	 * the causes of its codes are the DLL ones (CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED under "Could
+	 * not locate cudnn_engines_tensor_ir64_9.dll") */
+	bool names_dll = false;
+	for (size_t i = 0; i < m->n_facts; i++)
+		names_dll |= m->facts[i].has_lib && m->facts[i].lib.os == 'w';
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
 		t->closed = f->context && t->n > 0;
@@ -309,14 +314,15 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 		if (f->kind == EXF_CODE && !(f->role && strcmp(f->role, "absorbed") == 0)) {
 			const struct explain_cause_def *cs[EXPLAIN_MAX_CAUSES];
 			size_t n = explain_code_causes(cat, f->code, cs, EXPLAIN_MAX_CAUSES);
-			credit_list(t, cs, n, s, code_because(a, f));
+			credit_list_os(cat, t, names_dll, cs, n, s, code_because(a, f));
 		} else if (f->kind == EXF_FORM && !(f->role && strcmp(f->role, "absorbed") == 0)) {
 			const struct explain_libform_def *d = libform(cat, f);
 			const char *because = form_because(a, f);
+			bool dll = f->has_lib && f->lib.os == 'w';
 			if (d)
-				credit_list_os(cat, t, f, d->causes, d->n_causes, s, because);
+				credit_list_os(cat, t, dll, d->causes, d->n_causes, s, because);
 			/* what the framework's wording adds */
-			credit_list_os(cat, t, f, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s, because);
+			credit_list_os(cat, t, dll, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s, because);
 		} else if (f->kind == EXF_PHRASE) {
 			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
 				    arena_printf(a, "\"%s\" (%s)", f->text, f->pattern->source));

@@ -510,6 +510,9 @@ static const struct {
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
+	/* a code in a message about a DLL: the Windows loader's causes */
+	{ "Could not locate cudnn_engines_tensor_ir64_9.dll\nCUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "dll-not-found" },
+	{ "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "lib-not-found" },
 	/* JAX's own version check: the component it names decides, whatever wraps it */
 	{ "CUDA backend failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\n"
 	  "Outdated cuDNN installation found.\nVersion JAX was built against: 8907\nMinimum supported: 9100\n"
