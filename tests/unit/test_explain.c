@@ -510,6 +510,10 @@ static const struct {
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
+	/* a device symbol missing: the module without code for this GPU did not load */
+	{ "Cuda error in func 'scrypt_init' at line 212 : invalid device symbol.", "no-kernel-image" },
+	{ "render.cpp:88 Optix Error: 'Unsupported ABI version'", "driver-too-old" },
+	{ "/usr/bin/ld: /opt/cuda/lib64/libcufft.so: file not recognized: File truncated", "lib-damaged" },
 	/* a code in a message about a DLL: the Windows loader's causes */
 	{ "Could not locate cudnn_engines_tensor_ir64_9.dll\nCUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "dll-not-found" },
 	{ "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", "lib-not-found" },
