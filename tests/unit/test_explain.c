@@ -510,6 +510,8 @@ static const struct {
 	{ "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file; LD_LIBRARY_PATH: /usr/local/cuda-12.2/lib64",
 	  "lib-wrong-major" },
 	{ "ImportError: libcudnn.so.8: cannot open shared object file (cuDNN 9.1 is what pip installed)", "lib-wrong-major" },
+	/* the device plugin pod down: the node's runtime does not give it the driver */
+	{ "kube-system   nvidia-device-plugin-daemonset-7xk2p   0/1   CrashLoopBackOff   5   4m", "container-toolkit-missing" },
 	/* a device symbol missing: the module without code for this GPU did not load */
 	{ "Cuda error in func 'scrypt_init' at line 212 : invalid device symbol.", "no-kernel-image" },
 	{ "render.cpp:88 Optix Error: 'Unsupported ABI version'", "driver-too-old" },
@@ -1007,6 +1009,7 @@ static const struct {
 	{ "dkms status: nvidia/550.54.14, 6.8.0-31-generic, x86_64: installed", "no-driver" },
 	{ "no errors; dkms.conf found", "no-driver" },
 	{ "dkms status: nvidia/535.183.01, 6.1.0-27-amd64: installed (no errors)", "no-driver" },
+	{ "nvidia-device-plugin-daemonset-7xk2p   1/1   Running   0   4m", "container-toolkit-missing" },
 	{ "memory usage: 2 GiB of GPU memory in use", "gpu-out-of-memory" },
 	{ "the GPU is idle", "gpu-busy" },
 	{ "PTX version 8.5 is supported", "ptx-too-new" },
