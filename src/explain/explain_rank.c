@@ -166,15 +166,15 @@ static const struct lib_file *find_lib(const struct inventory *inv, const char *
 	return NULL;
 }
 
-/* A copy the loader finds whatever the process's environment: not only through LD_LIBRARY_PATH or a
- * PATH entry, which the failing process need not have had. */
+/* A copy the loader finds whatever the process's environment: not only through LD_LIBRARY_PATH,
+ * which the failing process need not have had. */
 static const struct lib_file *find_lib_any_env(const struct inventory *inv, const char *name)
 {
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
 		if (l->broken_link || l->is_stub || !origin_on_path(l->origin))
 			continue;
-		if (strstr(l->origin, "LD_LIBRARY_PATH") || strncmp(l->origin, "PATH", 4) == 0)
+		if (strstr(l->origin, "LD_LIBRARY_PATH"))
 			continue;
 		if ((l->name && ci_eq(l->name, name)) || (l->soname && ci_eq(l->soname, name)))
 			return l;
@@ -400,24 +400,24 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
 	if (!lib || !(not_found || wrong_major))
 		return SUPPORT_NONE;
-	/* Found only through LD_LIBRARY_PATH or a PATH entry: through the environment of the shell
-	 * analysed, which the failing process need not have had (sudo, a service, an IDE, another
-	 * shell). That does not rule out "not found" there; it is the likeliest story. */
-	bool env_only = res->available && res->path && res->how &&
-			(strcmp(res->how, "ld_library_path") == 0 || strncmp(res->how, "PATH entry", 10) == 0);
+	/* Found only through LD_LIBRARY_PATH: through the environment of the shell analysed (a
+	 * profile's export), which the failing process need not have had (sudo, a service, an IDE,
+	 * another shell). That does not rule out "not found" there; it is the likeliest story.
+	 * Windows' PATH is the system's and the user's setting, which every new process gets: a DLL on
+	 * it still rules "not found" out. */
+	bool env_only = res->available && res->path && res->how && strcmp(res->how, "ld_library_path") == 0;
 	if (env_only && not_found) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-			 arena_printf(a, "%s is found here only through %s (%s): a process started without that "
-					 "environment (sudo, a service, an IDE, another shell) would not find it",
-				      lib, strcmp(res->how, "ld_library_path") == 0 ? "LD_LIBRARY_PATH" : res->how,
-				      res->path));
+			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s): a process started "
+					 "without that environment (sudo, a service, an IDE, another shell) would not find it",
+				      lib, res->path));
 		if (!r->elsewhere)
 			r->elsewhere = arena_printf(
 				a,
-				"%s resolves here only through the environment's %s (%s): the failing process "
-				"probably ran without it. Compare that process's environment: cudx explain --pid PID, "
-				"or --env FILE with its `env` output.",
-				lib, strcmp(res->how, "ld_library_path") == 0 ? "LD_LIBRARY_PATH" : "PATH", res->path);
+				"%s resolves here only through the environment's LD_LIBRARY_PATH (%s): the failing "
+				"process probably ran without it. Compare that process's environment: cudx explain "
+				"--pid PID, or --env FILE with its `env` output.",
+				lib, res->path);
 		return SUPPORT_NONE;
 	}
 	if (res->available && res->path) {

@@ -396,13 +396,13 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	fake_lib "$root" $d/libcublas.so.12.4.5.8 libcublas.so.12
 	ln -s libcublas.so.12.4.5.8 "$root/$d/libcublas.so.12"
 	ln -s libcublas.so.12 "$root/$d/libcublas.so"
-	fake_lib "$root" usr/local/cuda-7.5/lib64/libcublas.so.7.5.18 libcublas.so.7.5
-	ln -s libcublas.so.7.5.18 "$root/usr/local/cuda-7.5/lib64/libcublas.so"
-	echo "LD_LIBRARY_PATH=/$d:/usr/local/cuda-7.5/lib64" >"$env_file"
+	fake_lib "$root" usr/local/cuda-6.5/lib64/libcublas.so.6.5.14 libcublas.so.6.5
+	ln -s libcublas.so.6.5.14 "$root/usr/local/cuda-6.5/lib64/libcublas.so"
+	echo "LD_LIBRARY_PATH=/$d:/usr/local/cuda-6.5/lib64" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(lib_field "/$d/libcublas.so.12" major)" = 12 ]
 	[ "$(lib_field "/$d/libcublas.so.12" cuda_major)" = 12 ]
-	[ "$(lib_field "/usr/local/cuda-7.5/lib64/libcublas.so" major)" = absent ]
+	[ "$(lib_field "/usr/local/cuda-6.5/lib64/libcublas.so" major)" = absent ]
 	[ "$(py 'print(len(r["inventory"]["libraries"]))')" = 1 ]
 }
 
