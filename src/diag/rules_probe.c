@@ -366,17 +366,8 @@ static void check_uvm(struct diag_ctx *d, const struct rule *self)
 	const struct driver_info *drv = &inv->driver;
 	if (findings_has(d->out, self->id) || !inv->system.live || !inv->system.container || drv->wsl)
 		return;
-	bool ctl = false, gpu = false, uvm = false;
-	for (size_t i = 0; i < drv->n_nodes; i++) {
-		const struct device_node *n = &drv->nodes[i];
-		const char *base = n->path + 5;
-		if (!n->exists)
-			continue;
-		ctl |= strcmp(base, "nvidiactl") == 0;
-		uvm |= strcmp(base, "nvidia-uvm") == 0;
-		gpu |= strncmp(base, "nvidia", 6) == 0 && isdigit((unsigned char)base[6]);
-	}
-	if (!ctl || !gpu || uvm) /* no GPU nodes at all is no-device-nodes' */
+	/* no GPU nodes at all is no-device-nodes' */
+	if (!node_exists(d, "/dev/nvidiactl") || !gpu_nodes(d) || node_exists(d, "/dev/nvidia-uvm"))
 		return;
 	struct finding *f = rule_emit(d, self, "/dev/nvidia-uvm is missing in this container (its GPU nodes are here)");
 	finding_subject(f, "/dev/nvidia-uvm");

@@ -153,31 +153,23 @@ static bool origin_on_path(const char *origin)
 	return false;
 }
 
-static const struct lib_file *find_lib(const struct inventory *inv, const char *name, bool on_path)
+/* Where a copy is: on no search path, on one, or on one whatever the process's environment (not only
+ * through LD_LIBRARY_PATH, which the failing process need not have had). */
+enum lib_where { LIB_OFF_PATH, LIB_ON_PATH, LIB_ON_FIXED_PATH };
+
+static const struct lib_file *find_lib(const struct inventory *inv, const char *name, enum lib_where where)
 {
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
 		if (l->broken_link || l->is_stub)
 			continue;
 		bool same = (l->name && ci_eq(l->name, name)) || (l->soname && ci_eq(l->soname, name));
-		if (same && origin_on_path(l->origin) == on_path)
-			return l;
-	}
-	return NULL;
-}
-
-/* A copy the loader finds whatever the process's environment: not only through LD_LIBRARY_PATH,
- * which the failing process need not have had. */
-static const struct lib_file *find_lib_any_env(const struct inventory *inv, const char *name)
-{
-	for (size_t i = 0; i < inv->n_libs; i++) {
-		const struct lib_file *l = &inv->libs[i];
-		if (l->broken_link || l->is_stub || !origin_on_path(l->origin))
+		bool on_path = origin_on_path(l->origin);
+		if (!same || on_path != (where != LIB_OFF_PATH))
 			continue;
-		if (strstr(l->origin, "LD_LIBRARY_PATH"))
+		if (where == LIB_ON_FIXED_PATH && strstr(l->origin, "LD_LIBRARY_PATH"))
 			continue;
-		if ((l->name && ci_eq(l->name, name)) || (l->soname && ci_eq(l->soname, name)))
-			return l;
+		return l;
 	}
 	return NULL;
 }
@@ -188,7 +180,7 @@ static const char *check_lib_present(struct arena *a, const struct explain_machi
 	const char *lib = explain_kv_get(r, "library");
 	if (!lib)
 		return NULL;
-	const struct lib_file *l = find_lib_any_env(m->inv, lib);
+	const struct lib_file *l = find_lib(m->inv, lib, LIB_ON_FIXED_PATH);
 	if (!l)
 		return NULL;
 	r->elsewhere = arena_printf(
@@ -455,7 +447,7 @@ static enum support library_support(struct arena *a, const struct explain_machin
 			 arena_printf(a, "%s would not find %s here", res->loader ? res->loader : "ld.so", lib));
 		for (size_t i = 0; i < res->n_tried; i++)
 			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->tried[i]);
-		const struct lib_file *off = find_lib(m->inv, lib, false);
+		const struct lib_file *off = find_lib(m->inv, lib, LIB_OFF_PATH);
 		if (off)
 			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 				 arena_printf(a, "a copy exists at %s (%s), on no search path", off->path,
@@ -463,9 +455,9 @@ static enum support library_support(struct arena *a, const struct explain_machin
 		return SUPPORT_CONFIRMS;
 	}
 	/* no loader simulator: the inventory's copies */
-	if (find_lib(m->inv, lib, true))
+	if (find_lib(m->inv, lib, LIB_ON_PATH))
 		return SUPPORT_NONE; /* the rule_out check reports it */
-	const struct lib_file *off = find_lib(m->inv, lib, false);
+	const struct lib_file *off = find_lib(m->inv, lib, LIB_OFF_PATH);
 	if (!off)
 		return SUPPORT_NONE;
 	push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
