@@ -11,6 +11,7 @@
 #include "collect/libversion.h"
 #include "fmt/elf.h"
 #include "fmt/ldcache.h"
+#include "fmt/pymeta.h"
 #include "kb/kb.h"
 
 #define DIR_MAX_ENTRIES 50000
@@ -233,8 +234,10 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 		const struct distinfo *d = distinfo_owner(&wheels, l->real_path);
 		if (!d)
 			continue;
-		if (!l->owner)
-			l->owner = arena_printf(ctx->arena, "%s %s", d->name, d->version);
+		/* the package whose RECORD lists the file owns it, whatever the caller guessed from the
+		 * directory (CUDA 13's wheels share nvidia/cu13/lib) */
+		l->owner = arena_printf(ctx->arena, "%s %s",
+					pymeta_normalize(ctx->arena, d->name, strlen(d->name)), d->version);
 		/* the package's own file list says how big the file it installed was: a different size
 		 * means the file was replaced or damaged since (rules_libs: lib-damaged) */
 		l->recorded_size = distinfo_recorded_size(d, l->real_path);

@@ -10,6 +10,7 @@
 #include "collect/python.h"
 #include "fmt/pymeta.h"
 #include "fmt/version.h"
+#include "kb/kb.h"
 
 #define PY_MAX_MODULE (1u << 20) /* version.py / build_info.py are a few hundred bytes */
 #define PY_MAX_METADATA (4u << 20)
@@ -91,7 +92,11 @@ static const char *str_value(struct cudx_ctx *ctx, struct py_framework *fw, stru
 }
 
 /* Requires-Dist of the framework: nvidia-* and cuda-* pins that apply on this OS. Pins under an
- * extra count only when that extra looks installed (one of its packages is). */
+ * extra count only when that extra looks installed (one of its packages is) and the pin is a
+ * library wheel the catalogue knows: the extra's other packages may have come with another
+ * framework (torch pulls the nvidia-* wheels jax[cuda13]'s extra lists), and a missing tool wheel
+ * (nvidia-cuda-nvcc's ptxas, nvidia-nvvm) has fallbacks (the toolkit on PATH, the driver's JIT);
+ * seen on a working H100 machine whose JAX lacked both. */
 static void read_reqs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
 		      struct py_framework *fw, const struct py_wheel *w)
 {
@@ -132,6 +137,8 @@ static void read_reqs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env
 				continue;
 			const struct py_wheel *inst = py_env_wheel(env, r.name);
 			if (r.extra && !inst) {
+				if (!kb_wheel_ships_libs(r.name))
+					continue;
 				/* keep it only when another package of the same extra is installed */
 				bool extra_installed = false;
 				for (size_t j = 0; j < fw->n_reqs; j++)

@@ -175,6 +175,9 @@ struct kb_pip_wheel {
 };
 const struct kb_pip_wheel *kb_pip_wheel(const char *family, int cuda_major);
 size_t kb_pip_wheels(const struct kb_pip_wheel **rows);
+/* Whether the catalogue knows WHEEL ("nvidia-cublas", "nvidia-cudnn-cu12") as shipping a library
+ * (libs.tsv or pip_wheels.tsv); tool wheels (nvidia-cuda-nvcc's ptxas) do not. */
+bool kb_wheel_ships_libs(const char *wheel);
 
 /* --- cuDNN (data/cudnn.tsv) ------------------------------------------------------------------ */
 struct kb_cudnn_release {

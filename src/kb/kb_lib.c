@@ -273,6 +273,17 @@ const struct kb_pip_wheel *kb_pip_wheel(const char *family, int cuda_major)
 	return NULL;
 }
 
+bool kb_wheel_ships_libs(const char *wheel)
+{
+	for (size_t i = 0; i < kbt_lib_n; i++)
+		if (kbt_lib[i].pip_wheel && strcmp(kbt_lib[i].pip_wheel, wheel) == 0)
+			return true;
+	for (size_t i = 0; i < kbt_pip_wheel_n; i++)
+		if (strcmp(kbt_pip_wheel[i].wheel, wheel) == 0)
+			return true;
+	return false;
+}
+
 size_t kb_pip_wheels(const struct kb_pip_wheel **rows)
 {
 	*rows = kbt_pip_wheel;

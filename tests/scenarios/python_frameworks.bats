@@ -258,3 +258,53 @@ healthy_venv() {
 	[[ "$via" == "NEEDED of /home/u/venv/lib/python3.11/site-packages/onnxruntime/capi/onnxruntime_pybind11_state.so" ]]
 	[[ "$output" != *"libonnxruntime_providers_cuda.so"* ]]
 }
+
+# The three below were seen on a working H100 machine (torch 2.11.0+cu130 and JAX 0.11.2 in one
+# venv): cudx called it broken (two framework-lib-missing errors) and misnamed the wheels that own
+# the shared nvidia/cu13/lib libraries.
+@test "CUDA 13 wheels share nvidia/cu13/lib: each library belongs to the wheel whose RECORD lists it" {
+	healthy_venv
+	check_json
+	lib=/home/u/venv/lib/python3.11/site-packages/nvidia/cu13/lib
+	owner() { echo "$output" | jq -r --arg p "$lib/$1" '.inventory.libraries[] | select(.path==$p) | .owner'; }
+	[ "$(owner libcudart.so.13)" = "nvidia-cuda-runtime 13.0.96" ]
+	[ "$(owner libcublas.so.13)" = "nvidia-cublas 13.1.0.3" ]
+	[ "$(owner libcublasLt.so.13)" = "nvidia-cublas 13.1.0.3" ]
+}
+
+@test "torch pins cuda-bindings: installed, it is no missing library; removed, framework-lib-missing names it" {
+	healthy_venv
+	mkpy_torch "$site" 2.11.0+cu130 13.0 \
+		'nvidia-cuda-runtime==13.0.96; platform_system == "Linux"' \
+		'cuda-bindings<14,>=13.0.3; platform_system == "Linux"'
+	rm -rf "$site"/torch-2.9.1+cu130.dist-info
+	mkpy_dist "$site" cuda_bindings 13.0.3
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	rm -rf "$site"/cuda_bindings-13.0.3.dist-info
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	[[ "$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .summary')" == *"cuda-bindings"* ]]
+}
+
+@test "JAX's with-cuda extra: a missing tool wheel (nvcc, nvvm) is no missing requirement; a missing library wheel of it is" {
+	healthy_venv
+	mkpy_dist "$site" jax_cuda13_plugin 0.11.2 \
+		'nvidia-cublas>=13.0.0.19; sys_platform == "linux" and extra == "with-cuda"' \
+		'nvidia-cuda-nvcc>=13.0.48; sys_platform == "linux" and extra == "with-cuda"' \
+		'nvidia-nvvm; extra == "with-cuda"' \
+		'nvidia-cufft>=12.0.0.15; sys_platform == "linux" and extra == "with-cuda"'
+	mkpy_dist "$site" nvidia_cufft 12.0.0.61
+	# (the plugin's own library is not in this tree, so its dlopen'ed libraries stay unresolved:
+	# only the Requires-Dist part of the finding is under test)
+	jax_reqs() { echo "$output" | jq -r '.inventory.python.environments[0].frameworks[] | select(.package=="jax-cuda13-plugin") | .requires[] | "\(.name) \(.installed // "missing")"' | sort | tr '\n' ' '; }
+	check_json
+	[ "$(jax_reqs)" = "nvidia-cublas 13.1.0.3 nvidia-cufft 12.0.0.61 " ]
+	[[ "$(echo "$output" | jq -r '.findings[] | .evidence | join("\n")')" != *"Requires-Dist"* ]]
+	rm -rf "$site"/nvidia_cufft-12.0.0.61.dist-info
+	check_json
+	[ "$(jax_reqs)" = "nvidia-cublas 13.1.0.3 nvidia-cufft missing " ]
+	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
+	[[ "$ev" == *"Requires-Dist: nvidia-cufft>=12.0.0.15"* ]]
+	[[ "$ev" != *"nvidia-cuda-nvcc"* && "$ev" != *"nvidia-nvvm"* ]]
+}
