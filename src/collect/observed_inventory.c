@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "collect/arch.h"
 #include "collect/focus.h"
 #include "fmt/elf.h"
 #include "kb/kb.h"
@@ -176,6 +177,45 @@ static void find_not_found(struct cudx_ctx *ctx, struct run_observation *ro, siz
 	}
 }
 
+/* The GPU code of what the judged processes ran: the program and every object they loaded that
+ * carries a fat binary (an application's own kernels, a framework's libraries), judged against the
+ * GPUs as `cudx arch` judges a file, so that "no kernel image is available" meets its cause. check
+ * judged the catalogued libraries already (collect_arch); files without GPU code are dropped. */
+#define RUN_MAX_CODE_FILES 1024
+
+static bool arch_seen(const struct arch_inventory *ai, const char *path)
+{
+	for (size_t i = 0; i < ai->n_files; i++)
+		if (strcmp(ai->files[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+static void judge_gpu_code(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro)
+{
+	struct arch_inventory *ai = inv->arch;
+	if (!ai || ai->n_gpus == 0)
+		return;
+	size_t tried = 0;
+	for (size_t j = 0; j < ro->n_judged; j++) {
+		const struct observed_process *p = &ro->procs.procs[ro->judged[j]];
+		for (size_t i = 0; i < p->n_objs && tried < RUN_MAX_CODE_FILES; i++) {
+			const struct observed_object *o = &p->objs[i];
+			if (o->inherited || o->path[0] != '/')
+				continue;
+			const char *real = observed_real_path(ctx, o->path);
+			if (!real || arch_seen(ai, real))
+				continue;
+			tried++;
+			struct arch_file *f = arch_analyze_file(ctx, ai, real, NULL);
+			if (f->error || f->fat.n_containers == 0)
+				ai->n_files--;
+			else
+				focus_add(ctx->arena, inv->focus, FOCUS_LOADED, real);
+		}
+	}
+}
+
 /* What the report is about: the program, the GPU libraries the judged processes loaded, and
  * every name a process never found (a missing dependency of any kind stops or changes it). */
 static void add_focus(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro)
@@ -214,6 +254,7 @@ void observed_collect(struct cudx_ctx *ctx, struct inventory *inv, struct run_ob
 	if (libcuda)
 		use_loaded_libcuda(ctx, inv, libcuda);
 	add_focus(ctx, inv, ro);
+	judge_gpu_code(ctx, inv, ro);
 }
 
 const struct lib_file *observed_copy(struct cudx_ctx *ctx, const struct inventory *inv, const char *path)

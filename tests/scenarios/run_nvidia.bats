@@ -198,3 +198,35 @@ by=p["objects"][rt["requested_by"]-1]["path"]; assert "_ctypes" in by and rt["ho
 	py 'ms={m["pattern"] for m in r["messages"]}; assert len(ms) >= 2, ms'
 	[ "$(py 'print(r["exit"]["status"])')" = 1 ]
 }
+
+# Seen on an H100: a program with sm_80 machine code only printed "no kernel image is available for
+# execution on the device", and cudx run found nothing about it, though `cudx arch` on the same file
+# names the cause. Here the GPU is simulated (--gpu); the program runs without one and fails
+# earlier, which does not matter: its GPU code is judged whatever it printed.
+@test "a program built for sm_80 only, run against an sm_90 GPU: no-kernel-image about the program itself" {
+	[ -x /usr/local/cuda/bin/nvcc ] || skip_fixture "needs nvcc 13 at /usr/local/cuda/bin/nvcc"
+	cat >"$BATS_TEST_TMPDIR/k.cu" <<'CU'
+#include <cstdio>
+__global__ void k(int *p) { *p = 42; }
+int main() {
+	int *p = nullptr;
+	cudaError_t e = cudaMalloc(&p, sizeof *p);
+	if (e == cudaSuccess) { k<<<1, 1>>>(p); e = cudaDeviceSynchronize(); }
+	printf("%s\n", e == cudaSuccess ? "ok" : cudaGetErrorString(e));
+	return e != cudaSuccess;
+}
+CU
+	/usr/local/cuda/bin/nvcc -gencode arch=compute_80,code=sm_80 -o "$BATS_TEST_TMPDIR/k80" "$BATS_TEST_TMPDIR/k.cu" \
+		>"$BATS_TEST_TMPDIR/nvcc.log" 2>&1 || skip_fixture "nvcc cannot build here: $(tail -1 "$BATS_TEST_TMPDIR/nvcc.log")"
+	guard
+	run_json --gpu sm_90 --sandbox -- "$BATS_TEST_TMPDIR/k80"
+	check_dev_unchanged
+	[ "$status" -eq 1 ]
+	has_finding no-kernel-image
+	[ "$(py 'print(next(f["subject"] for f in r["findings"] if f["id"]=="no-kernel-image"))')" = "$BATS_TEST_TMPDIR/k80" ]
+	evidence no-kernel-image | grep -qx "SASS (machine code) for: sm_80"
+	# the GPU it was built for runs it: nothing about its code
+	run_json --gpu sm_80 --sandbox -- "$BATS_TEST_TMPDIR/k80"
+	check_dev_unchanged
+	! has_finding no-kernel-image
+}
