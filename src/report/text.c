@@ -136,6 +136,30 @@ static void print_libs(FILE *out, const struct cudx_ctx *ctx, const struct inven
 	fputc('\n', out);
 }
 
+/* --pid: the GPU libraries the process has mapped, which is what it really uses (the JSON's
+ * loaded_by_process). */
+static void print_loaded(FILE *out, const struct cudx_ctx *ctx, const struct inventory *inv)
+{
+	if (!inv->loaded_pid)
+		return;
+	fprintf(out, "%sMapped by pid %lld%s %s(/proc/%lld/maps)%s\n", style_bold(ctx), inv->loaded_pid,
+		style_reset(ctx), style_dim(ctx), inv->loaded_pid, style_reset(ctx));
+	if (!inv->n_loaded)
+		fprintf(out, "  no GPU library\n");
+	for (size_t i = 0; i < inv->n_loaded; i++) {
+		const struct loaded_lib *l = &inv->loaded[i];
+		char ver[32];
+		if (l->version)
+			snprintf(ver, sizeof ver, "%s", l->version);
+		else if (l->major)
+			snprintf(ver, sizeof ver, "%d.x", l->major);
+		else
+			snprintf(ver, sizeof ver, "?");
+		fprintf(out, "  %-24s %-12s %s\n", l->component ? l->component : "?", ver, l->path);
+	}
+	fputc('\n', out);
+}
+
 static void print_env(FILE *out, const struct cudx_ctx *ctx, const struct inventory *inv)
 {
 	fprintf(out, "%sEnvironment%s %s(%s)%s\n", style_bold(ctx), style_reset(ctx), style_dim(ctx),
@@ -175,6 +199,7 @@ void report_check_text(FILE *out, const struct cudx_ctx *ctx, const struct inven
 	print_toolkits(out, ctx, inv);
 	print_libs(out, ctx, inv);
 	report_hooks_text(out, ctx, inv);
+	print_loaded(out, ctx, inv);
 	print_env(out, ctx, inv);
 	if (inv->n_notes) {
 		section(out, ctx, "Notes (input cudx could not read fully)");

@@ -59,6 +59,10 @@ start_host() {
 	run_cudx --pid "$pid" --json
 	lacks_finding process-mixed-libs
 	[[ "$output" == *"loaded_by_process"*"libcudnn_ops_infer.so.8.9.7"* ]]
+	# the text report lists what the process mapped too, with the version its file name carries
+	run_cudx --pid "$pid"
+	[[ "$output" == *"Mapped by pid $pid (/proc/$pid/maps)"* ]]
+	echo "$output" | grep -Eq "^  cudnn_ops_infer +8\.9\.7 +$dir/bundled/libcudnn_ops_infer\.so\.8\.9\.7\$"
 }
 
 @test "--pid of a process that does not exist is a usage error" {
