@@ -109,6 +109,19 @@ static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
 	}
 	if (p && !d->libcuda_path)
 		d->libcuda_path = p;
+	/* none on the search path: is the driver's copy where the system keeps it off the path? */
+	const struct kb_driver_dir *dd;
+	for (size_t r = 0, n = kb_driver_dirs(&dd); !p && r < n && !d->libcuda_off_path; r++) {
+		const char *want = path_join(ctx->arena, dd[r].dir, "libcuda.so.1");
+		for (size_t i = 0; i < inv->n_libs; i++) {
+			const struct lib_file *l = &inv->libs[i];
+			if (strcmp(l->path, want) == 0 && !l->is_stub && !l->broken_link) {
+				d->libcuda_off_path = l->path;
+				d->off_path_dir = &dd[r];
+				break;
+			}
+		}
+	}
 	p = search_first(ctx, "libnvidia-ml.so.1", &how);
 	for (size_t i = 0; p && i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];

@@ -56,6 +56,10 @@ struct driver_info {
 	const char *nvml_path;
 	const char *nvml_version;
 	bool libcuda_is_stub;        /* the one picked is the toolkit stub */
+	/* when the loader finds no libcuda.so.1: the driver's copy in a directory the system keeps
+	 * off the default search path (data/driver_dirs.tsv: NixOS's /run/opengl-driver/lib) */
+	const char *libcuda_off_path;
+	const struct kb_driver_dir *off_path_dir;
 	bool wsl;                    /* /usr/lib/wsl/lib or /dev/dxg present */
 	struct device_node *nodes;
 	size_t n_nodes;

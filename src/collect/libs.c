@@ -289,6 +289,11 @@ void collect_libs(struct cudx_ctx *ctx, struct inventory *inv)
 	for (size_t i = 0; i < sizeof default_dirs / sizeof default_dirs[0]; i++)
 		inventory_add_lib_dir(ctx, inv, default_dirs[i], "default dir", NULL);
 	inventory_add_lib_dir(ctx, inv, "/usr/lib/wsl/lib", "WSL driver dir", NULL);
+	/* where systems keep the driver off the default path (NixOS): the copy exists even when the
+	 * loader cannot reach it, which the driver rules tell apart from no driver at all */
+	const struct kb_driver_dir *dd;
+	for (size_t i = 0, n_dd = kb_driver_dirs(&dd); i < n_dd; i++)
+		inventory_add_lib_dir(ctx, inv, dd[i].dir, arena_printf(ctx->arena, "driver dir (%s)", dd[i].system), NULL);
 	for (size_t t = 0; t < inv->n_toolkits; t++) {
 		const struct toolkit *tk = &inv->toolkits[t];
 		static const char *const sub[] = { "lib64", "lib", "targets/x86_64-linux/lib",

@@ -82,6 +82,35 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	finding_ref(f, "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/");
 }
 
+/* libcuda.so.1 exists only where the system keeps the driver off the default search path
+ * (data/driver_dirs.tsv): programs that do not carry that directory in their RUNPATH or get it
+ * through LD_LIBRARY_PATH fail as if there were no driver, while the system's own ones work. */
+static void check_off_path(struct diag_ctx *d, const struct rule *self)
+{
+	const struct driver_info *drv = &d->inv->driver;
+	if (!drv->libcuda_off_path || drv->libcuda_path || drv->simulated || d->ctx->os != OS_LINUX)
+		return;
+	const struct kb_driver_dir *dd = drv->off_path_dir;
+	struct finding *f = rule_emit(d, self, "libcuda.so.1 is in %s (%s), which the loader does not search",
+				      dd->dir, dd->system);
+	finding_subject(f, drv->libcuda_off_path);
+	finding_cause(f, "The driver is installed: its libcuda.so.1 is %s. But %s is not on this environment's "
+			 "LD_LIBRARY_PATH, in /etc/ld.so.cache or among the default directories, so a program "
+			 "that does not carry it in its own RUNPATH (a pip wheel, a conda package, a downloaded "
+			 "binary) cannot load libcuda.so.1 and sees no driver (\"libcuda.so.1: cannot open shared "
+			 "object file\", error 35, torch.cuda.is_available() False).",
+		      drv->libcuda_off_path, dd->dir);
+	finding_evidence(f, "%s: the driver's libcuda.so.1; %s keeps the driver there (knowledge-base sources "
+			    "%s, docs/kb.md)",
+			 drv->libcuda_off_path, dd->system, dd->fact.source ? dd->fact.source : "?");
+	finding_evidence(f, "the loader's search for libcuda.so.1 (LD_LIBRARY_PATH, ld.so.cache, default "
+			    "directories) finds none");
+	if (drv->kernel_version || drv->module_version)
+		finding_evidence(f, "kernel module: %s", drv->kernel_version ? drv->kernel_version : drv->module_version);
+	finding_fix(f, "%s", dd->fix);
+	finding_fix(f, "cudx why libcuda.so.1   # every place the loader looks");
+}
+
 /* Whether path lies in a toolkit's compat directory (/usr/local/cuda-12.8/compat/libcuda.so.1). */
 static bool in_compat_dir(const struct driver_info *drv, const char *path)
 {
@@ -435,6 +464,12 @@ static const struct rule rules[] = {
 	  .about = "driver", .mild = SEV_INFO,
 	  .mild_when = "a --root tree has neither the kernel module nor libcuda: a container image gets the driver "
 		       "from the NVIDIA Container Toolkit at run time" },
+	{ "driver-lib-off-path", SEV_ERROR, check_off_path,
+	  .cause = "The driver's libcuda.so.1 exists only in a directory the system keeps off the loader's default "
+		   "search path (NixOS's /run/opengl-driver/lib, a container's /usr/local/nvidia/lib64): programs "
+		   "that do not carry it in their RUNPATH fail as if no driver were installed.",
+	  .fix = "add the directory to LD_LIBRARY_PATH for programs that were not built for this system",
+	  .about = "driver" },
 	{ "driver-userspace-mismatch", SEV_ERROR, check_userspace_mismatch,
 	  .cause = "The user-space driver libraries and the loaded kernel module come from different driver versions "
 		   "(typically after a driver upgrade without a reboot): NVML says \"Driver/library version "

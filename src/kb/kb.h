@@ -179,6 +179,15 @@ size_t kb_pip_wheels(const struct kb_pip_wheel **rows);
  * (libs.tsv or pip_wheels.tsv); tool wheels (nvidia-cuda-nvcc's ptxas) do not. */
 bool kb_wheel_ships_libs(const char *wheel);
 
+/* --- Driver directories off the loader's path (data/driver_dirs.tsv) ------------------------- */
+struct kb_driver_dir {
+	const char *dir;    /* "/run/opengl-driver/lib" */
+	const char *system; /* "NixOS" */
+	const char *fix;    /* what makes programs find the driver there */
+	struct kb_fact fact;
+};
+size_t kb_driver_dirs(const struct kb_driver_dir **rows);
+
 /* --- cuDNN (data/cudnn.tsv) ------------------------------------------------------------------ */
 struct kb_cudnn_release {
 	const char *version;       /* "8.9.7" */

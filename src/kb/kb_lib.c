@@ -289,3 +289,9 @@ size_t kb_pip_wheels(const struct kb_pip_wheel **rows)
 	*rows = kbt_pip_wheel;
 	return kbt_pip_wheel_n;
 }
+
+size_t kb_driver_dirs(const struct kb_driver_dir **rows)
+{
+	*rows = kbt_driver_dir;
+	return kbt_driver_dir_n;
+}

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "kb/kb.h"
 #include "report/json_parts.h"
 #include "report/report.h"
 #include "report/report_hooks.h"
@@ -16,6 +17,10 @@ static json_t *driver_json(const struct driver_info *d)
 	json_object_set_new(o, "libcuda", report_json_str(d->libcuda_path));
 	json_object_set_new(o, "libcuda_version", report_json_str(d->libcuda_version));
 	json_object_set_new(o, "libcuda_is_stub", json_boolean(d->libcuda_is_stub));
+	if (d->libcuda_off_path) {
+		json_object_set_new(o, "libcuda_off_path", report_json_str(d->libcuda_off_path));
+		json_object_set_new(o, "libcuda_off_path_system", report_json_str(d->off_path_dir->system));
+	}
 	json_object_set_new(o, "nvml", report_json_str(d->nvml_path));
 	json_object_set_new(o, "nvml_version", report_json_str(d->nvml_version));
 	json_object_set_new(o, "simulated_version", report_json_str(d->simulated));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "kb/kb.h"
 #include "report/report_hooks.h"
 
 static void section(FILE *out, const struct cudx_ctx *ctx, const char *title)
@@ -31,6 +32,10 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	if (d->libcuda_path) {
 		snprintf(buf, sizeof buf, "%s%s%s%s", d->libcuda_path, d->libcuda_is_stub ? " (STUB)" : "",
 			 d->libcuda_version ? "  version " : "", d->libcuda_version ? d->libcuda_version : "");
+		row(out, "libcuda.so.1", buf);
+	} else if (d->libcuda_off_path) {
+		snprintf(buf, sizeof buf, "not on the loader's search path; the driver's copy is %s (%s)",
+			 d->libcuda_off_path, d->off_path_dir->system);
 		row(out, "libcuda.so.1", buf);
 	} else
 		row(out, "libcuda.so.1", "not found on the loader's search path");

@@ -419,3 +419,45 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[[ "$output" == *"ldcache-stale: /opt/nv/libnvidia-ml.so.1 is not in ld.so.cache"* ]]
 	[[ "$output" != *"has neither its"* ]]
 }
+
+# The driver installed where the system keeps it off the loader's search path (data/driver_dirs.tsv):
+# a driver, only not reachable, which no-driver would misname.
+@test "Debian's driver 535 without the alternatives' links (only nvidia/current): driver-lib-off-path, not no-driver" {
+	need_pkg libcuda1 libnvidia-ml1
+	add_pkg "$root" libcuda1
+	add_pkg "$root" libnvidia-ml1
+	proc_version "$root" 535.309.01
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	has_finding driver-lib-off-path
+	lacks_finding no-driver
+	[ "$(finding_severity driver-lib-off-path)" = error ]
+	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = None ]
+	[ "$(json_get '["inventory"]["driver"]["libcuda_off_path"]')" = "/$MULTIARCH/nvidia/current/libcuda.so.1" ]
+	# the alternatives' links put it on the default path: nothing to say
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding driver-lib-off-path
+	lacks_finding no-driver
+}
+
+@test "NixOS keeps the driver in /run/opengl-driver/lib: driver-lib-off-path, explain's first cause for a missing libcuda.so.1; on LD_LIBRARY_PATH it is found" {
+	need_pkg libcuda1
+	mkdir -p "$root/run/opengl-driver/lib"
+	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root/run/opengl-driver/lib/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root/run/opengl-driver/lib/libcuda.so.1"
+	proc_version "$root" 535.309.01
+	run_cudx --root "$root" --env "$env_file"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   driver-lib-off-path: libcuda.so.1 is in /run/opengl-driver/lib (NixOS), which the loader does not search"* ]]
+	[[ "$output" == *"libcuda.so.1       not on the loader's search path; the driver's copy is /run/opengl-driver/lib/libcuda.so.1 (NixOS)"* ]]
+	[[ "$output" == *"export LD_LIBRARY_PATH=/run/opengl-driver/lib:"* ]]
+	[[ "$output" != *"no-driver"* ]]
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: cannot open shared object file: No such file or directory"
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-lib-off-path ]
+	echo "LD_LIBRARY_PATH=/run/opengl-driver/lib" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding driver-lib-off-path
+	lacks_finding no-driver
+	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = /run/opengl-driver/lib/libcuda.so.1 ]
+}
