@@ -38,6 +38,7 @@ static const struct collector {
 	unsigned os;
 } collectors[] = {
 	{ collect_system, ON_ANY },    { collect_env, ON_ANY },       { collect_toolkits, ON_LINUX },
+	{ collect_hostcc, ON_LINUX },
 	{ collect_libs, ON_LINUX },    { collect_driver, ON_ANY },    { collect_gpus, ON_ANY },
 	{ collect_process, ON_LINUX }, { collect_focus, ON_LINUX },    { collect_python, ON_ANY },
 	{ collect_windows, ON_WINDOWS }, { collect_arch, ON_LINUX },  { collect_probe, ON_LINUX },

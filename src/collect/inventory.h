@@ -79,6 +79,16 @@ struct toolkit {
 	const char *origin;         /* "/usr/local", "CUDA_HOME", "CUDA_PATH", "nvcc on PATH" */
 	const char *nvcc;           /* path of bin/nvcc, or NULL */
 	const char *stub_libcuda;   /* path of lib64/stubs/libcuda.so, or NULL */
+	int gcc_max_major;          /* the newest GCC nvcc accepts (include/crt/host_config.h), 0 unknown */
+};
+
+/* The host compiler nvcc would use: NVCC_CCBIN, else gcc on PATH (collect/hostcc.c). */
+struct host_compiler {
+	const char *path;      /* as found ("/usr/bin/gcc"); NULL when none */
+	const char *real_path; /* where its links end */
+	int gcc_major;         /* 0 when it cannot be told without running it */
+	const char *how;       /* how the major was read: "file name gcc-12", "/usr/lib/gcc/x86_64-linux-gnu/13" */
+	const char *allowed;   /* the variable that passes -allow-unsupported-compiler to nvcc, or NULL */
 };
 
 struct gpu_info {
@@ -144,6 +154,7 @@ struct inventory {
 	struct loaded_lib *loaded; /* --pid only */
 	size_t n_loaded;
 	long long loaded_pid; /* the process inv->loaded describes */
+	struct host_compiler hostcc;
 	struct inventory_note *notes;
 	size_t n_notes;
 	size_t cap_libs, cap_notes, cap_toolkits, cap_gpus, cap_env, cap_loaded;
@@ -181,6 +192,7 @@ void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv);
+void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv);   /* nvcc's host compiler */
 void collect_libs(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_process(struct cudx_ctx *ctx, struct inventory *inv); /* --pid maps */
 void collect_python(struct cudx_ctx *ctx, struct inventory *inv);  /* frameworks (issue 7) */

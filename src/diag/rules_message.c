@@ -8,7 +8,11 @@
  *
  * Only a finding the machine backs has a subject: what the machine showed (the container's root,
  * /usr/lib/wsl/lib). A finding without one repeats the message, and explain does not count it as
- * the machine's confirmation (explain_rank.c). */
+ * the machine's confirmation (explain_rank.c).
+ *
+ * One rule also judges the machine alone, for every command: nvcc-host-compiler-unsupported, whose
+ * two halves (the newest GCC the toolkit's nvcc takes, the GCC it would get) are files
+ * (collect/hostcc.c), so check can say it before a build fails. */
 #include <ctype.h>
 #include <string.h>
 
@@ -88,6 +92,63 @@ static void check_wsl(struct diag_ctx *d, const struct rule *self)
 	emit(d, self, d->inv->driver.wsl ? &seen : NULL);
 }
 
+/* The toolkit a build takes: the first nvcc on PATH, else CUDA_HOME / CUDA_PATH / CUDA_ROOT (what
+ * PyTorch's and CMake's CUDA lookups read), else /usr/local/cuda; whose nvcc takes no GCC this new. */
+static const struct toolkit *compiler_too_new(const struct inventory *inv)
+{
+	const struct host_compiler *h = &inv->hostcc;
+	if (!h->gcc_major || h->allowed)
+		return NULL;
+	static const char *const order[] = { "nvcc on PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
+	const struct toolkit *pick = NULL;
+	for (size_t o = 0; o < 4 && !pick; o++)
+		for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
+			if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].origin, order[o]) == 0)
+				pick = &inv->toolkits[i];
+	for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
+		if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].path, "/usr/local/cuda") == 0)
+			pick = &inv->toolkits[i];
+	return pick && pick->gcc_max_major && h->gcc_major > pick->gcc_max_major ? pick : NULL;
+}
+
+static void check_host_compiler(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct host_compiler *h = &inv->hostcc;
+	const struct toolkit *tk = compiler_too_new(inv);
+	const char *ver = tk ? (tk->version ? arena_printf(d->ctx->arena, "CUDA %s", tk->version) : tk->path) : NULL;
+	struct machine_side seen = { 0 };
+	if (tk) {
+		seen.subject = tk->nvcc;
+		seen.evidence = arena_printf(d->ctx->arena,
+					     "the nvcc of %s (%s) takes GCC up to %d (its include/crt/host_config.h); "
+					     "the compiler it would use, %s, is GCC %d (%s)",
+					     ver, tk->nvcc, tk->gcc_max_major, h->path, h->gcc_major, h->how);
+	}
+	if (inv->message) {
+		emit(d, self, tk ? &seen : NULL);
+		if (findings_has(d->out, self->id))
+			return;
+	}
+	if (!tk)
+		return;
+	struct finding *f = rule_emit(d, self, "nvcc of %s takes GCC up to %d; %s is GCC %d", ver,
+				      tk->gcc_max_major, h->path, h->gcc_major);
+	finding_subject(f, tk->nvcc);
+	finding_cause(f, "Every nvcc compile on this machine stops at \"unsupported GNU version! gcc versions later "
+			 "than %d are not supported!\": %s's host_config.h refuses GCC %d, which is the compiler nvcc "
+			 "would run (%s). PyTorch/CUDA extensions, CMake CUDA projects and pip builds from source "
+			 "fail before compiling anything; running prebuilt programs is not affected.",
+		      tk->gcc_max_major, tk->path, h->gcc_major, h->path);
+	finding_evidence(f, "%s", seen.evidence);
+	if (h->real_path && strcmp(h->real_path, h->path) != 0)
+		finding_evidence(f, "%s -> %s", h->path, h->real_path);
+	finding_fix(f, "install GCC %d and point nvcc at it: export NVCC_CCBIN=/usr/bin/gcc-%d (or nvcc -ccbin "
+		       "g++-%d; CMake: -DCMAKE_CUDA_HOST_COMPILER=g++-%d)",
+		    tk->gcc_max_major, tk->gcc_max_major, tk->gcc_max_major, tk->gcc_max_major);
+	finding_fix(f, "or use a newer CUDA toolkit that supports GCC %d", h->gcc_major);
+}
+
 static const struct rule message_rules[] = {
 	{ "windows-pagefile-too-small", SEV_ERROR, check_top,
 	  .cause = "Windows ran out of commit memory while loading the large CUDA DLLs: the paging file is too "
@@ -126,7 +187,7 @@ static const struct rule message_rules[] = {
 	  .fix = "Reboot (or nvidia-smi -r as root when no process uses the GPU)\n"
 		 "Check power cables, PCIe seating and temperatures; sudo dmesg | grep -i xid shows the event",
 	  .about = "driver" },
-	{ "nvcc-host-compiler-unsupported", SEV_ERROR, check_top,
+	{ "nvcc-host-compiler-unsupported", SEV_ERROR, check_host_compiler,
 	  .cause = "nvcc refuses the host C++ compiler it found: a GCC or Visual Studio newer than this CUDA "
 		   "release supports.",
 	  .fix = "Install a GCC / Visual Studio this CUDA release supports and point nvcc at it (nvcc -ccbin g++-12, "

@@ -102,9 +102,21 @@ json_t *report_inventory_json(const struct inventory *inv)
 		json_object_set_new(to, "origin", report_json_str(t->origin));
 		json_object_set_new(to, "nvcc", report_json_str(t->nvcc));
 		json_object_set_new(to, "stub_libcuda", report_json_str(t->stub_libcuda));
+		if (t->gcc_max_major)
+			json_object_set_new(to, "gcc_max_major", json_integer(t->gcc_max_major));
 		json_array_append_new(tks, to);
 	}
 	json_object_set_new(o, "toolkits", tks);
+	if (inv->hostcc.path) {
+		const struct host_compiler *h = &inv->hostcc;
+		json_t *hc = json_object();
+		json_object_set_new(hc, "path", report_json_str(h->path));
+		json_object_set_new(hc, "real_path", report_json_str(h->real_path));
+		json_object_set_new(hc, "gcc_major", h->gcc_major ? json_integer(h->gcc_major) : json_null());
+		json_object_set_new(hc, "how", report_json_str(h->how));
+		json_object_set_new(hc, "allowed_by", report_json_str(h->allowed));
+		json_object_set_new(o, "host_compiler", hc);
+	}
 	json_t *libs = json_array();
 	for (size_t i = 0; i < inv->n_libs; i++)
 		json_array_append_new(libs, lib_json(&inv->libs[i]));

@@ -461,3 +461,40 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	lacks_finding no-driver
 	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = /run/opengl-driver/lib/libcuda.so.1 ]
 }
+
+# nvcc's host compiler, from files: the toolkit's own include/crt/host_config.h (the real CUDA 13
+# one: "gcc versions later than 15") and the name the gcc on PATH links to. No compiler runs.
+@test "nvcc of CUDA 13 with gcc -> gcc-16 on PATH: nvcc-host-compiler-unsupported; gcc-14, NVCC_CCBIN=gcc-14 or -allow-unsupported-compiler: none" {
+	need_cuda13
+	[ -r "$CUDA13/include/crt/host_config.h" ] || skip_fixture "needs $CUDA13/include/crt/host_config.h"
+	add_cuda13 "$root" libcudart.so.13
+	mkdir -p "$root/usr/local/cuda-13.0/bin" "$root/usr/local/cuda-13.0/include/crt" "$root/usr/bin"
+	hostfile "$CUDA13/include/crt/host_config.h" "$root/usr/local/cuda-13.0/include/crt/host_config.h"
+	: >"$root/usr/local/cuda-13.0/bin/nvcc"
+	: >"$root/usr/bin/x86_64-linux-gnu-gcc-16"
+	: >"$root/usr/bin/x86_64-linux-gnu-gcc-14"
+	ln -s x86_64-linux-gnu-gcc-16 "$root/usr/bin/gcc-16"
+	ln -s x86_64-linux-gnu-gcc-14 "$root/usr/bin/gcc-14"
+	ln -s gcc-16 "$root/usr/bin/gcc"
+	echo "PATH=/usr/local/cuda/bin:/usr/bin" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding nvcc-host-compiler-unsupported
+	[ "$(finding_severity nvcc-host-compiler-unsupported)" = error ]
+	[[ "$(json_get '["findings"]')" == *"takes GCC up to 15; /usr/bin/gcc is GCC 16"* ]]
+	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = 16 ]
+	# explain: the machine confirms nvcc's refusal
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "error -- unsupported GNU version! gcc versions later than 15 are not supported!"
+	[ "$(echo "$output" | python3 -c 'import json,sys; c=json.load(sys.stdin)["messages"][0]["causes"][0]; print(c["id"], c["confirmed_by"])')" = "nvcc-host-compiler-unsupported nvcc-host-compiler-unsupported" ]
+	echo "NVCC_CCBIN=/usr/bin/gcc-14" >>"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding nvcc-host-compiler-unsupported
+	echo "PATH=/usr/local/cuda/bin:/usr/bin" >"$env_file"
+	echo "NVCC_APPEND_FLAGS=-allow-unsupported-compiler" >>"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding nvcc-host-compiler-unsupported
+	echo "PATH=/usr/local/cuda/bin:/usr/bin" >"$env_file"
+	ln -sfn gcc-14 "$root/usr/bin/gcc"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding nvcc-host-compiler-unsupported
+	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = 14 ]
+}
