@@ -2,7 +2,8 @@
  * (nvcc-host-compiler-unsupported). Both are read from files, never by running a compiler:
  *   - nvcc takes NVCC_CCBIN when set, else the first gcc on PATH; its major comes from the name
  *     its links end at (Debian and Ubuntu: /usr/bin/gcc -> gcc-12 -> x86_64-linux-gnu-gcc-12),
- *     else from the only version directory under /usr/lib/gcc/TRIPLE/ (Fedora, Arch, RHEL);
+ *     else from the version directory under /usr/lib/gcc/TRIPLE/ that no numbered gcc-N claims
+ *     (Fedora, Arch, RHEL);
  *   - the toolkit's include/crt/host_config.h states the newest GCC (fmt/hostconfig.h). */
 #include <ctype.h>
 #include <stdlib.h>
@@ -38,15 +39,18 @@ static int major_from_name(const char *base)
 	return v > 0 && v < 1000 ? v : 0;
 }
 
-/* The one GCC major installed under /usr/lib/gcc/TRIPLE/ (its dirs are "13" or "4.8.5"), when
- * there is exactly one: then the unnamed gcc must be it. */
-static int only_installed_major(struct cudx_ctx *ctx, const char **dir_out)
+/* The GCC major an unnumbered gcc is, from the version directories under /usr/lib/gcc/TRIPLE/
+ * ("14.2.1", "13"): the only one there, or the only one no numbered compiler beside it claims
+ * (Arch and Fedora install an older GCC as gcc-13 next to the distribution's gcc). */
+static int unnumbered_major(struct cudx_ctx *ctx, const char *bin_dir, const char **dir_out)
 {
 	struct sysroot_dirent *triples;
 	size_t nt;
 	if (sysroot_list_dir(&ctx->root, ctx->arena, "/usr/lib/gcc", &triples, &nt, 64) != 0)
 		return 0;
-	int found = 0;
+	int majors[16];
+	const char *dirs[16];
+	size_t n = 0;
 	for (size_t t = 0; t < nt; t++) {
 		const char *tdir = path_join(ctx->arena, "/usr/lib/gcc", triples[t].name);
 		struct sysroot_dirent *vers;
@@ -55,13 +59,28 @@ static int only_installed_major(struct cudx_ctx *ctx, const char **dir_out)
 			continue;
 		for (size_t v = 0; v < nv; v++) {
 			int major = atoi(vers[v].name);
-			if (!isdigit((unsigned char)vers[v].name[0]) || major <= 0)
+			if (!isdigit((unsigned char)vers[v].name[0]) || major <= 0 || major >= 1000)
 				continue;
-			if (found && found != major)
+			bool dup = false;
+			for (size_t k = 0; k < n; k++)
+				dup |= majors[k] == major;
+			if (dup)
+				continue;
+			if (n == 16)
 				return 0;
-			found = major;
-			*dir_out = path_join(ctx->arena, tdir, vers[v].name);
+			majors[n] = major;
+			dirs[n++] = path_join(ctx->arena, tdir, vers[v].name);
 		}
+	}
+	int found = 0;
+	for (size_t k = 0; k < n; k++) {
+		const char *numbered = path_join(ctx->arena, bin_dir, arena_printf(ctx->arena, "gcc-%d", majors[k]));
+		if (n > 1 && sysroot_exists(&ctx->root, numbered))
+			continue;
+		if (found)
+			return 0;
+		found = majors[k];
+		*dir_out = dirs[k];
 	}
 	return found;
 }
@@ -107,8 +126,9 @@ static void find_host_gcc(struct cudx_ctx *ctx, struct inventory *inv)
 		return;
 	}
 	const char *dir = NULL;
-	if (strstr(path_basename(r.path), "gcc") && (h->gcc_major = only_installed_major(ctx, &dir)))
-		h->how = arena_printf(ctx->arena, "the only GCC installed, %s", dir);
+	if (strstr(path_basename(r.path), "gcc") &&
+	    (h->gcc_major = unnumbered_major(ctx, path_dirname(ctx->arena, r.path), &dir)))
+		h->how = arena_printf(ctx->arena, "the GCC installed as %s", dir);
 }
 
 void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv)

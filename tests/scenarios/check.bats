@@ -498,3 +498,24 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	lacks_finding nvcc-host-compiler-unsupported
 	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = 14 ]
 }
+
+@test "an unnumbered gcc (Arch, Fedora) is the GCC under /usr/lib/gcc that no gcc-N beside it claims; with two unclaimed, no claim" {
+	need_cuda13
+	[ -r "$CUDA13/include/crt/host_config.h" ] || skip_fixture "needs $CUDA13/include/crt/host_config.h"
+	add_cuda13 "$root" libcudart.so.13
+	mkdir -p "$root/usr/local/cuda-13.0/bin" "$root/usr/local/cuda-13.0/include/crt" "$root/usr/bin" \
+		"$root/usr/lib/gcc/x86_64-pc-linux-gnu/16.1.1" "$root/usr/lib/gcc/x86_64-pc-linux-gnu/15.2.0"
+	hostfile "$CUDA13/include/crt/host_config.h" "$root/usr/local/cuda-13.0/include/crt/host_config.h"
+	: >"$root/usr/local/cuda-13.0/bin/nvcc"
+	: >"$root/usr/bin/gcc"
+	: >"$root/usr/bin/gcc-15"
+	echo "PATH=/usr/local/cuda/bin:/usr/bin" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = 16 ]
+	[ "$(json_get '["inventory"]["host_compiler"]["how"]')" = "the GCC installed as /usr/lib/gcc/x86_64-pc-linux-gnu/16.1.1" ]
+	has_finding nvcc-host-compiler-unsupported
+	rm "$root/usr/bin/gcc-15"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = None ]
+	lacks_finding nvcc-host-compiler-unsupported
+}
