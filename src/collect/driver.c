@@ -136,8 +136,11 @@ static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
 static void find_compat_dirs(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	size_t cap = 0;
-	for (size_t t = 0; t < inv->n_toolkits; t++) {
-		const char *dir = path_join(ctx->arena, inv->toolkits[t].path, "compat");
+	/* the cuda-compat package's compat/; NVIDIA's NGC images keep the libraries in compat/lib.real
+	 * behind a compat/lib link */
+	static const char *const subs[] = { "compat", "compat/lib", "compat/lib.real" };
+	for (size_t t = 0; t < inv->n_toolkits * 3; t++) {
+		const char *dir = path_join(ctx->arena, inv->toolkits[t / 3].path, subs[t % 3]);
 		if (!sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "libcuda.so.1")))
 			continue;
 		bool dup = false;

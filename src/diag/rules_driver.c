@@ -121,7 +121,8 @@ static bool in_compat_dir(const struct driver_info *drv, const char *path)
 		if (strncmp(path, drv->compat_dirs[i], n) == 0 && path[n] == '/')
 			return true;
 	}
-	return strstr(path, "/compat/libcuda.so") != NULL;
+	return strstr(path, "/compat/libcuda.so") || strstr(path, "/compat/lib/libcuda.so") ||
+	       strstr(path, "/compat/lib.real/libcuda.so");
 }
 
 static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self)

@@ -519,3 +519,20 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = None ]
 	lacks_finding nvcc-host-compiler-unsupported
 }
+
+# NVIDIA's NGC images: the compat libraries in compat/lib.real, reached through the compat/lib link
+# the image's entrypoint puts on LD_LIBRARY_PATH (a set 15 report: Triton's container on a 460 host)
+@test "an NGC image's forward-compat libcuda (compat/lib -> lib.real) newer than the module is by design" {
+	proc_version "$root" 460.73.01
+	local tk=/usr/local/cuda-11.3
+	mkdir -p "$root/$tk/include" "$root/$tk/compat/lib.real"
+	touch "$root/$tk/include/cuda.h"
+	fake_lib "$root" "$tk/compat/lib.real/libcuda.so.465.19.01" libcuda.so.1
+	ln -s libcuda.so.465.19.01 "$root/$tk/compat/lib.real/libcuda.so.1"
+	ln -s lib.real "$root/$tk/compat/lib"
+	echo "LD_LIBRARY_PATH=$tk/compat/lib" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = "$tk/compat/lib/libcuda.so.1" ]
+	lacks_finding driver-userspace-mismatch
+	[[ "$(json_get '["inventory"]["driver"]["compat_dirs"]')" == *"$tk/compat/lib"* ]]
+}
