@@ -241,11 +241,12 @@ static const char *check_not_wsl(struct arena *a, const struct explain_machine *
 }
 
 /* Whether the message carries a code whose knowledge-base row points at this finding. */
-static bool message_code_says(const struct explain_result *r, const char *finding)
+static bool message_code_says(const struct explain_result *r, const char *finding, bool only_cause)
 {
 	for (size_t i = 0; r->msg && i < r->msg->n_facts; i++) {
 		const struct explain_fact *f = &r->msg->facts[i];
-		if (f->kind == EXF_CODE && f->code->finding && strcmp(f->code->finding, finding) == 0)
+		if (f->kind == EXF_CODE && f->code->finding && strcmp(f->code->finding, finding) == 0 &&
+		    !(only_cause && f->code->causes && strchr(f->code->causes, ',')))
 			return true;
 	}
 	return false;
@@ -272,7 +273,7 @@ static const char *check_no_stub(struct arena *a, const struct explain_machine *
 		return NULL;
 	/* Only the stub returns 34 (CUDA_ERROR_STUB_LIBRARY): the process that printed it loaded one,
 	 * through its own RUNPATH or by the unversioned name, whatever the default search finds */
-	if (message_code_says(r, "stub-libcuda"))
+	if (message_code_says(r, "stub-libcuda", false))
 		return NULL;
 	return arena_printf(a, "the libcuda the loader picks here is the driver's, not the stub: %s",
 			    d->libcuda_path);
@@ -599,8 +600,10 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 {
 	/* a message whose own code or a tool's sentence names its first cause ("Driver/library
 	 * version mismatch", 804, nvidia-container-cli's "file exists") keeps it first: the machine's
-	 * other errors of its family follow the text's causes */
-	bool named_by_message = r->n_causes && (message_code_says(r, r->causes[0].def->finding) ||
+	 * other errors of its family follow the text's causes. A code names it only when it has no
+	 * other cause: 35 (insufficient driver) is also what the runtime returns when it cannot load
+	 * libcuda at all, so a driver the machine shows unreachable goes first (NixOS, set 15) */
+	bool named_by_message = r->n_causes && (message_code_says(r, r->causes[0].def->finding, true) ||
 					     message_phrase_says(r, r->causes[0].def->finding));
 	size_t n_text = r->n_causes;
 	for (size_t i = 0; i < m->fs->n && r->n_causes < EXPLAIN_MAX_CAUSES; i++) {

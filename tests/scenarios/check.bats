@@ -455,6 +455,10 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[[ "$output" != *"no-driver"* ]]
 	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: cannot open shared object file: No such file or directory"
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-lib-off-path ]
+	# error 35 is also what the runtime says when it cannot load libcuda at all: the driver the
+	# machine shows unreachable goes before the code's own driver-too-old (a set 15 NixOS report)
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "cudaSetDevice err: 35"
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(" ".join(c["id"] for c in json.load(sys.stdin)["messages"][0]["causes"][:2]))')" = "driver-lib-off-path driver-too-old" ]
 	echo "LD_LIBRARY_PATH=/run/opengl-driver/lib" >"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding driver-lib-off-path
