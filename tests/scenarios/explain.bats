@@ -481,3 +481,14 @@ measure() { # measure FILE -> sets output, status, secs, kb
 	(( kb < 600000 ))
 	rm -f "$g" "$l"
 }
+
+# ld's "cannot find -lcuda" is a link error: LD_LIBRARY_PATH plays no part in linking, so its
+# stubs directory is no cause of it (set 15: explain ranked ld-library-path-stubs first); the
+# cause is the missing unversioned libcuda.so on the linker's path, fixed by linking the stub.
+@test "ld: cannot find -lcuda: the linker's missing libcuda.so, with the toolkit's stub as the fix; never LD_LIBRARY_PATH's stubs" {
+	explain_here "/usr/bin/ld: cannot find -lcuda"
+	[ "$(first_cause)" = "lib-not-found high" ]
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"links against the CUDA toolkit's stub"* ]]
+	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *"-L\$CUDA_HOME/lib64/stubs"* ]]
+	[ "$(jq -r '[.causes[] | select(.id == "ld-library-path-stubs")] | length' <<<"$output")" = 0 ]
+}
