@@ -492,3 +492,14 @@ measure() { # measure FILE -> sets output, status, secs, kb
 	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *"-L\$CUDA_HOME/lib64/stubs"* ]]
 	[ "$(jq -r '[.causes[] | select(.id == "ld-library-path-stubs")] | length' <<<"$output")" = 0 ]
 }
+
+# The container toolkit's requirement check, as older releases print it (no "nvidia-container-cli:"
+# prefix, spaces around >=; set 15) and as current ones do
+@test "requirement error: unsatisfied condition: cuda >= 9.2 (either spelling): the image's CUDA needs a newer host driver" {
+	explain_here "docker: Error response from daemon: OCI runtime create failed
+requirement error: unsatisfied condition: cuda >= 9.2"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"image's CUDA (9.2) needs a newer host driver"* ]]
+	explain_here "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown"
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"image's CUDA (12.4) needs a newer host driver"* ]]
+}
