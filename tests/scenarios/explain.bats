@@ -503,3 +503,13 @@ requirement error: unsatisfied condition: cuda >= 9.2"
 	explain_here "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown"
 	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"image's CUDA (12.4) needs a newer host driver"* ]]
 }
+
+# A program saying the GPU is not available: from inside PyTorch's package (its path in the log)
+# a CPU-only PyTorch is the first cause; from anything else, a CPU-only variant in general (set 15)
+@test "'CUDA is not available' from a site-packages/torch/ path: torch-cpu-build first; from TensorFlow: framework-cpu-build" {
+	explain_here "/opt/env/lib/python3.10/site-packages/torch/amp/autocast_mode.py:204: UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = torch-cpu-build ]
+	explain_here "Tensor Flow Version: 2.12.0
+GPU is NOT AVAILABLE"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+}
