@@ -513,3 +513,19 @@ requirement error: unsatisfied condition: cuda >= 9.2"
 GPU is NOT AVAILABLE"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
 }
+
+# Driver 535's libraries with the CUDA 13 runtime (too old for it) but no kernel module loaded
+# (Secure Boot refused it, set 15): nothing runs until the module loads, so no-driver goes first
+@test "error 35 with driver 535's libraries, a CUDA 13 runtime and no kernel module: no-driver, then driver-too-old" {
+	need_pkg libcuda1
+	need_cuda13
+	add_pkg "$root" libcuda1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	add_cuda13 "$root" libcudart.so.13
+	explain_here "CUDA driver version is insufficient for CUDA runtime version"
+	[ "$(jq -r '[.causes[0:2][] | .id + " " + .confidence] | join(", ")' <<<"$output")" = "no-driver high, driver-too-old high" ]
+	# with the module loaded, the version is what is wrong
+	proc_version "$root" 535.309.01
+	explain_here "CUDA driver version is insufficient for CUDA runtime version"
+	[ "$(first_cause)" = "driver-too-old high" ]
+}
