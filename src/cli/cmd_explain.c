@@ -102,7 +102,9 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 			for (i++; i < argc; i++)
 				words = words ? arena_printf(ctx->arena, "%s %s", words, argv[i])
 					      : arena_strdup(ctx->arena, argv[i]);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
+		} else if (argv[i][0] == '-' && argv[i][1] && !strpbrk(argv[i], " \t\n")) {
+			/* an argument with a space is a message, even one that starts with a dash (CMake's
+			 * "-- Could not find nvcc", a bullet) */
 			return command_usage(&cmd_explain,
 					     arena_printf(ctx->arena, "unknown option '%s'", argv[i]));
 		} else {

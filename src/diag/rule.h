@@ -52,7 +52,9 @@ struct rule {
 	const char *fix;   /* fix steps ('\n' between them) a finding shows when its detector gave none */
 	const char *ref;   /* a reference URL a finding shows when its detector gave none */
 	const char *about; /* the knowledge base's library family the problem belongs to ("driver",
-			    * "cudnn"): `why`/`tree` of a library of that family keep the finding */
+			    * "cudnn"): `why`/`tree` of a library of that family keep the finding; "toolkit"
+			    * for the build toolkit's. explain joins a machine's error to a message's
+			    * causes of the same family */
 	/* The one fact that makes the problem milder, in words (docs, `cudx kb findings`), and the
 	 * severity then: a finding gets it through finding_mild(). NULL: one severity only. */
 	const char *mild_when;

@@ -93,7 +93,8 @@ static void check_wsl(struct diag_ctx *d, const struct rule *self)
 }
 
 /* The toolkit a build takes: the first nvcc on PATH, else CUDA_HOME / CUDA_PATH / CUDA_ROOT (what
- * PyTorch's and CMake's CUDA lookups read), else /usr/local/cuda; whose nvcc takes no GCC this new. */
+ * PyTorch's and CMake's CUDA lookups read), else /usr/local/cuda, else the only one with an nvcc;
+ * whose nvcc takes no GCC this new. */
 static const struct toolkit *compiler_too_new(const struct inventory *inv)
 {
 	const struct host_compiler *h = &inv->hostcc;
@@ -107,6 +108,13 @@ static const struct toolkit *compiler_too_new(const struct inventory *inv)
 				pick = &inv->toolkits[i];
 	for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
 		if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].path, "/usr/local/cuda") == 0)
+			pick = &inv->toolkits[i];
+	/* else the only toolkit with an nvcc, wherever it is (Arch's /opt/cuda) */
+	size_t with_nvcc = 0;
+	for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
+		with_nvcc += inv->toolkits[i].nvcc != NULL;
+	for (size_t i = 0; i < inv->n_toolkits && !pick && with_nvcc == 1; i++)
+		if (inv->toolkits[i].nvcc)
 			pick = &inv->toolkits[i];
 	return pick && pick->gcc_max_major && h->gcc_major > pick->gcc_max_major ? pick : NULL;
 }
@@ -191,12 +199,14 @@ static const struct rule message_rules[] = {
 	  .cause = "nvcc refuses the host C++ compiler it found: a GCC or Visual Studio newer than this CUDA "
 		   "release supports.",
 	  .fix = "Install a GCC / Visual Studio this CUDA release supports and point nvcc at it (nvcc -ccbin g++-12, "
-		 "CUDAHOSTCXX)\nor use a newer CUDA toolkit" },
+		 "CUDAHOSTCXX)\nor use a newer CUDA toolkit",
+	  .about = "toolkit" },
 	{ "cuda-toolkit-not-found", SEV_ERROR, check_top,
 	  .cause = "Building CUDA code needs a CUDA toolkit (nvcc) and none was found: CUDA_HOME / CUDA_PATH is not "
 		   "set and no nvcc is on PATH.",
 	  .fix = "Install the CUDA toolkit of the framework's CUDA version (or conda install cuda-nvcc)\n"
-		 "Set CUDA_HOME to it" },
+		 "Set CUDA_HOME to it",
+	  .about = "toolkit" },
 	{ "framework-cpu-build", SEV_WARNING, check_top,
 	  .cause = "The installed framework package is its CPU-only variant (onnxruntime, a jaxlib or TensorFlow "
 		   "without CUDA), so it never uses the GPU.",

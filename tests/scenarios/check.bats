@@ -489,6 +489,9 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	# explain: the machine confirms nvcc's refusal
 	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "error -- unsupported GNU version! gcc versions later than 15 are not supported!"
 	[ "$(echo "$output" | python3 -c 'import json,sys; c=json.load(sys.stdin)["messages"][0]["causes"][0]; print(c["id"], c["confirmed_by"])')" = "nvcc-host-compiler-unsupported nvcc-host-compiler-unsupported" ]
+	# CMake's "Could not find nvcc" when its compiler check failed: the machine's refusal goes first (set 15)
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "-- Could not find nvcc, please set CUDAToolkit_ROOT."
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = nvcc-host-compiler-unsupported ]
 	echo "NVCC_CCBIN=/usr/bin/gcc-14" >>"$env_file"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding nvcc-host-compiler-unsupported
