@@ -529,3 +529,11 @@ GPU is NOT AVAILABLE"
 	explain_here "CUDA driver version is insufficient for CUDA runtime version"
 	[ "$(first_cause)" = "driver-too-old high" ]
 }
+
+# A Windows process that ends with 0xC0000409 in a GPU program: cuDNN 8's fail-fast when zlibwapi.dll
+# is missing, the "Could not locate zlibwapi.dll" line often lost (an IDE, a GUI; set 15)
+@test "exit code -1073740791 (0xC0000409): cudnn-zlibwapi-missing first" {
+	explain_here "Process finished with exit code -1073740791 (0xC0000409)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cudnn-zlibwapi-missing ]
+	[ "$(jq -r '.facts[0].name' <<<"$output")" = STATUS_STACK_BUFFER_OVERRUN ]
+}
