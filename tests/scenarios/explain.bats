@@ -537,3 +537,11 @@ GPU is NOT AVAILABLE"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = cudnn-zlibwapi-missing ]
 	[ "$(jq -r '.facts[0].name' <<<"$output")" = STATUS_STACK_BUFFER_OVERRUN ]
 }
+
+# TensorRT refusing an engine built on another GPU (set 15: a plan built on sm_86 served on a T4)
+@test "TensorRT's 'engine plan file is generated on an incompatible device': no-kernel-image, rebuild the engine on this GPU" {
+	explain_here "[TensorRT] ERROR: INVALID_CONFIG: The engine plan file is generated on an incompatible device, expecting compute 6.1 got compute 7.5, please rebuild."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-kernel-image ]
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"built on a GPU of compute capability 7.5 and this GPU is 6.1"* ]]
+	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *"--saveEngine"* ]]
+}
