@@ -180,7 +180,7 @@ static void find_not_found(struct cudx_ctx *ctx, struct run_observation *ro, siz
 /* The GPU code of what the judged processes ran: the program and every object they loaded that
  * carries a fat binary (an application's own kernels, a framework's libraries), judged against the
  * GPUs as `cudx arch` judges a file, so that "no kernel image is available" meets its cause. check
- * judged the catalogued libraries already (collect_arch); files without GPU code are dropped. */
+ * judged the catalogued libraries already (collect_arch); only files with no code for a GPU stay. */
 #define RUN_MAX_CODE_FILES 1024
 
 static bool arch_seen(const struct arch_inventory *ai, const char *path)
@@ -208,7 +208,13 @@ static void judge_gpu_code(struct cudx_ctx *ctx, struct inventory *inv, const st
 				continue;
 			tried++;
 			struct arch_file *f = arch_analyze_file(ctx, ai, real, NULL);
-			if (f->error || f->fat.n_containers == 0)
+			/* kept only where it cannot run: a library of NVIDIA's that reaches the GPU through
+			 * PTX JIT (cuFile's on an H100) is no finding of this run, and check does not judge
+			 * what it does not catalogue either */
+			bool fails = false;
+			for (size_t g = 0; !f->error && g < ai->n_gpus; g++)
+				fails |= f->verdicts[g].verdict == ARCH_NO_IMAGE;
+			if (!fails)
 				ai->n_files--;
 			else
 				focus_add(ctx->arena, inv->focus, FOCUS_LOADED, real);

@@ -70,3 +70,19 @@ start_host() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--pid"* ]]
 }
+
+# Seen on an H100 under PyTorch cu130: libnvrtc.so.13 (13.0.88) with its libnvrtc-builtins.so.13.0
+# ("13.0" from the name) is one release, not two; 13.1 builtins beside 13.0.88 is two
+@test "--pid: nvrtc 13.0.88 with its builtins 13.0 is one release; with builtins 13.1, process-mixed-libs" {
+	echo 'int nvrtc_fake_a(void) { return 1; }' >"$dir/n.c"
+	cc -shared -fPIC -o "$dir/bundled/libnvrtc.so.13.0.88" "$dir/n.c" -Wl,-soname,libnvrtc.so.13
+	cc -shared -fPIC -o "$dir/bundled/libnvrtc-builtins.so.13.0" "$dir/n.c" -Wl,-soname,libnvrtc-builtins.so.13.0
+	cc -shared -fPIC -o "$dir/system/libnvrtc-builtins.so.13.1" "$dir/n.c" -Wl,-soname,libnvrtc-builtins.so.13.1
+	start_host "$dir/bundled/libnvrtc.so.13.0.88" "$dir/bundled/libnvrtc-builtins.so.13.0"
+	run_cudx --pid "$pid" --json
+	lacks_finding process-mixed-libs
+	kill "$pid"
+	start_host "$dir/bundled/libnvrtc.so.13.0.88" "$dir/system/libnvrtc-builtins.so.13.1"
+	run_cudx --pid "$pid" --json
+	has_finding process-mixed-libs
+}

@@ -229,4 +229,12 @@ CU
 	run_json --gpu sm_80 --sandbox -- "$BATS_TEST_TMPDIR/k80"
 	check_dev_unchanged
 	! has_finding no-kernel-image
+	# PTX only: it runs through the JIT, which is no finding of a run (on an H100 PyTorch loads
+	# NVIDIA's cuFile, PTX-only for sm_90: a warning about it on every healthy run was noise)
+	/usr/local/cuda/bin/nvcc -gencode arch=compute_80,code=compute_80 -o "$BATS_TEST_TMPDIR/kptx" "$BATS_TEST_TMPDIR/k.cu" \
+		>"$BATS_TEST_TMPDIR/nvcc.log" 2>&1 || skip_fixture "nvcc cannot build here: $(tail -1 "$BATS_TEST_TMPDIR/nvcc.log")"
+	run_json --gpu sm_90 --sandbox -- "$BATS_TEST_TMPDIR/kptx"
+	check_dev_unchanged
+	! has_finding no-kernel-image
+	! has_finding ptx-jit-only
 }
