@@ -40,7 +40,9 @@ static const struct collector {
 	{ collect_system, ON_ANY },    { collect_env, ON_ANY },       { collect_toolkits, ON_LINUX },
 	{ collect_hostcc, ON_LINUX },
 	{ collect_libs, ON_LINUX },    { collect_driver, ON_ANY },    { collect_gpus, ON_ANY },
-	{ collect_process, ON_LINUX }, { collect_focus, ON_LINUX },    { collect_python, ON_ANY },
+	{ collect_focus, ON_LINUX },   { collect_python, ON_ANY },
+	/* after python: a mapped wheel library's version is the copy's the python collector read */
+	{ collect_process, ON_LINUX },
 	{ collect_windows, ON_WINDOWS }, { collect_arch, ON_LINUX },  { collect_probe, ON_LINUX },
 };
 

@@ -86,3 +86,18 @@ start_host() {
 	run_cudx --pid "$pid" --json
 	has_finding process-mixed-libs
 }
+
+# A wheel's library mapped by the process: its version is the one the wheel's dist-info gives
+# (on an H100 the mapped nvidia/cu13 libraries showed "12.x": the process was read before the
+# Python environments)
+@test "--pid: a mapped pip-wheel library shows the wheel's version" {
+	# shellcheck source=../fixtures/python/mkpy.sh
+	source "${CUDX_SRC:-$BATS_TEST_DIRNAME/../..}/tests/fixtures/python/mkpy.sh"
+	site=$(mkpy_venv "$dir" /venv 3.11)
+	echo 'int cusolver_fake(void) { return 1; }' >"$dir/s.c"
+	cc -shared -fPIC -o "$dir/libcusolver.so.12" "$dir/s.c" -Wl,-soname,libcusolver.so.12
+	mkpy_nvidia "$site" nvidia_cusolver 12.0.4.66 nvidia/cu13/lib "$dir/libcusolver.so.12"
+	start_host "$site/nvidia/cu13/lib/libcusolver.so.12"
+	run_cudx --pid "$pid" --python "$dir/venv"
+	echo "$output" | grep -Eq "^  cusolver +12\.0\.4\.66 +$site/nvidia/cu13/lib/libcusolver\.so\.12\$"
+}
