@@ -25,6 +25,7 @@ nvidia-smi | head -4
 echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH-}"; echo "PATH=$PATH"
 ldconfig -p | grep -E 'libcuda\.|libnvidia-ml|libcudnn\.|libcublas\.' | head -20
 cat /etc/ld.so.conf.d/*.conf 2>/dev/null | head -20
+# shellcheck disable=SC2012 # a listing for people to read
 ls -l /usr/local/ | head -20
 command -v nvcc python3; nvcc --version | tail -2
 python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda, torch.backends.cudnn.version(), torch.cuda.get_device_capability())'
@@ -88,9 +89,9 @@ LD_LIBRARY_PATH=$stubs:${LD_LIBRARY_PATH-} run "$cudx" why libcuda.so --no-color
 LD_LIBRARY_PATH=$stubs:${LD_LIBRARY_PATH-} run "$cudx" explain --no-color --file "$work/stub.out"
 
 section "PyTorch with CUDA_VISIBLE_DEVICES=''"
-CUDA_VISIBLE_DEVICES= python3 -c 'import torch; torch.zeros(1).cuda()' >"$work/cvd.out" 2>&1
+CUDA_VISIBLE_DEVICES='' python3 -c 'import torch; torch.zeros(1).cuda()' >"$work/cvd.out" 2>&1
 tail -3 "$work/cvd.out"
-CUDA_VISIBLE_DEVICES= run "$cudx" explain --no-color --file "$work/cvd.out"
+CUDA_VISIBLE_DEVICES='' run "$cudx" explain --no-color --file "$work/cvd.out"
 
 section "cudx check --pid of a process holding a CUDA context"
 python3 -c 'import torch, time; torch.zeros(1).cuda(); print("ready", flush=True); time.sleep(30)' >"$work/pid.out" 2>&1 &
