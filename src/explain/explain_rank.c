@@ -683,8 +683,10 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 					rank[i] = -1;
 		/* a kernel module that is not loaded stops every CUDA call before any version matters:
 		 * confirmed, it goes before the other confirmed causes (a driver too old for the runtime
-		 * cannot be judged while none runs; set 15: Secure Boot behind "Insufficient driver") */
-		if (!m->inv->driver.kernel_version && !m->inv->driver.module_version)
+		 * cannot be judged while none runs; set 15: Secure Boot behind "Insufficient driver").
+		 * Not in a container: its /proc need not show the host's module, and the container's own
+		 * cause goes first (above) */
+		if (!m->inv->system.container && !m->inv->driver.kernel_version && !m->inv->driver.module_version)
 			for (size_t i = 0; i < r->n_causes; i++)
 				if (rank[i] == 0 && r->causes[i].finding &&
 				    strcmp(r->causes[i].def->finding, "no-driver") == 0 &&

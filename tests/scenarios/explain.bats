@@ -545,3 +545,12 @@ GPU is NOT AVAILABLE"
 	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"built on a GPU of compute capability 7.5 and this GPU is 6.1"* ]]
 	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *"--saveEngine"* ]]
 }
+
+# GNU ld in German (set 15: "-lcuda kann nicht gefunden werden" from a darknet build)
+@test "ld's 'cannot find -lcuda' in German, both wordings: the linker's missing libcuda.so" {
+	explain_here "/usr/bin/x86_64-linux-gnu-ld: -lcuda kann nicht gefunden werden"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	[ "$(jq -r '.facts[0].kind + " " + .facts[0].library' <<<"$output")" = "form libcuda.so" ]
+	explain_here "/usr/bin/ld: kann -lcuda nicht finden"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+}
