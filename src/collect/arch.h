@@ -47,5 +47,7 @@ void arch_inventory_init(struct cudx_ctx *ctx, const struct inventory *inv, stru
  * in ai. Appends to ai->files and returns the new entry. */
 struct arch_file *arch_analyze_file(struct cudx_ctx *ctx, struct arch_inventory *ai, const char *path,
 				    const char *component);
+/* Whether ai already holds the file at path (as analysed). */
+bool arch_inventory_has(const struct arch_inventory *ai, const char *path);
 
 #endif

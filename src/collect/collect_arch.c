@@ -137,7 +137,7 @@ struct arch_file *arch_analyze_file(struct cudx_ctx *ctx, struct arch_inventory 
 	return f;
 }
 
-static bool seen(const struct arch_inventory *ai, const char *path)
+bool arch_inventory_has(const struct arch_inventory *ai, const char *path)
 {
 	for (size_t i = 0; i < ai->n_files; i++)
 		if (strcmp(ai->files[i].path, path) == 0)
@@ -172,7 +172,7 @@ void collect_arch(struct cudx_ctx *ctx, struct inventory *inv)
 		if (l->is_stub || l->broken_link || (l->family && strcmp(l->family, "driver") == 0))
 			continue;
 		const char *p = l->real_path ? l->real_path : l->path;
-		if (!p || seen(ai, p))
+		if (!p || arch_inventory_has(ai, p))
 			continue;
 		struct arch_file *f = arch_analyze_file(ctx, ai, p, l->component);
 		if (f->error) {

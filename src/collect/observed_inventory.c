@@ -183,14 +183,6 @@ static void find_not_found(struct cudx_ctx *ctx, struct run_observation *ro, siz
  * judged the catalogued libraries already (collect_arch); only files with no code for a GPU stay. */
 #define RUN_MAX_CODE_FILES 1024
 
-static bool arch_seen(const struct arch_inventory *ai, const char *path)
-{
-	for (size_t i = 0; i < ai->n_files; i++)
-		if (strcmp(ai->files[i].path, path) == 0)
-			return true;
-	return false;
-}
-
 static void judge_gpu_code(struct cudx_ctx *ctx, struct inventory *inv, const struct run_observation *ro)
 {
 	struct arch_inventory *ai = inv->arch;
@@ -204,7 +196,7 @@ static void judge_gpu_code(struct cudx_ctx *ctx, struct inventory *inv, const st
 			if (o->inherited || o->path[0] != '/')
 				continue;
 			const char *real = observed_real_path(ctx, o->path);
-			if (!real || arch_seen(ai, real))
+			if (!real || arch_inventory_has(ai, real))
 				continue;
 			tried++;
 			struct arch_file *f = arch_analyze_file(ctx, ai, real, NULL);
