@@ -554,3 +554,39 @@ GPU is NOT AVAILABLE"
 	explain_here "/usr/bin/ld: kann -lcuda nicht finden"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
 }
+
+# The Windows loader's dialog for a missing export (the dialog form of error 127): the DLL's class
+# decides, as for "[WinError 127]": a cuDNN DLL of another release, or an nvcuda.dll (the driver)
+# older than the CUDA the program was built with
+@test "'The procedure entry point ... could not be located in the dynamic link library': win-127 of the named DLL" {
+	explain_here 'The procedure entry point cudnnGetLibConfig could not be located in the dynamic link library C:\Program Files\NVIDIA\CUDNN\v9.0\bin\cudnn_graph64_9.dll'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cudnn-mixed-versions ]
+	[ "$(jq -r '[.facts[] | select(.kind == "form") | .form][0]' <<<"$output")" = win-127 ]
+	explain_here 'The ordinal 242 could not be located in the dynamic link library nvcuda.dll'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+}
+
+# Messages of tools whose sentence names the cause class (no code, no library to classify)
+@test "tools' own sentences: bitsandbytes setup, CMake's Visual Studio toolset, nvidia-smi without devices, Singularity --nv" {
+	explain_here "CUDA Setup failed despite GPU being available. Please run the following command to get more information: python -m bitsandbytes"
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].because' <<<"$output")" = 'lib-not-found "bnb-setup-failed" (bitsandbytes 0.39-0.41 (cuda_setup/main.py): it found no libcudart.so on LD_LIBRARY_PATH or in the conda env, or no libbitsandbytes_cudaXXX.so for the CUDA it found)' ]
+	explain_here "CMake Error: No CUDA toolset found."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-toolkit-not-found ]
+	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *"Visual Studio Integration"* ]]
+	explain_here "No devices were found"
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = no-device,gpu-lost,no-driver ]
+	explain_here "WARNING: Could not find any nv files on this host!"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+}
+
+# A library that needs a minimum GPU generation (bfloat16, FlashAttention 2, Triton): the GPU is too
+# old for the library, which no file on the machine shows
+@test "'only supports Ampere GPUs or newer', 'compute capability of at least 8.0', Triton's 'too old': framework-gpu-arch" {
+	explain_here "RuntimeError: FlashAttention only supports Ampere GPUs or newer."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"need a newer GPU"* ]]
+	explain_here "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+	explain_here "RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+}
