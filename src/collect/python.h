@@ -34,7 +34,7 @@ struct py_req {
 	const struct py_wheel *installed; /* the wheel in the same environment, or NULL */
 };
 
-enum py_fw_kind { PY_FW_TORCH, PY_FW_TENSORFLOW, PY_FW_JAX, PY_FW_ONNXRUNTIME, PY_FW_CUPY };
+enum py_fw_kind { PY_FW_TORCH, PY_FW_TENSORFLOW, PY_FW_JAX, PY_FW_ONNXRUNTIME, PY_FW_CUPY, PY_FW_PADDLE, PY_FW_KINDS };
 
 /* One library a framework will load, resolved the way it loads it. */
 struct py_lib_use {
@@ -99,7 +99,8 @@ struct python_inventory {
 	size_t n_notes, cap_notes;
 };
 
-const char *py_fw_kind_name(enum py_fw_kind k);
+const char *py_fw_kind_name(enum py_fw_kind k); /* "PyTorch" */
+const char *py_fw_kind_id(enum py_fw_kind k);   /* "torch": the JSON framework value */
 /* Find environments, read their frameworks and resolve their libraries (called by collect_python). */
 void py_collect(struct cudx_ctx *ctx, struct inventory *inv, struct python_inventory *py);
 /* Environments from PATH, VIRTUAL_ENV, CONDA_PREFIX, conda lists, --python (python_env.c) */

@@ -1,11 +1,13 @@
 /* What each framework was built for, from the files its package carries (never by importing it):
  * torch/version.py and the nvidia-* pins of torch's METADATA, TensorFlow's build_info.py,
- * ONNX Runtime's capi/version_info.py, the CUDA major in jax/cupy wheel names; the knowledge base
+ * ONNX Runtime's capi/version_info.py, PaddlePaddle's version/__init__.py, the CUDA major in
+ * jax/cupy wheel names; the knowledge base
  * (python_kb.c) fills what a package does not say, marked as such. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "collect/python.h"
 #include "fmt/pymeta.h"
@@ -15,10 +17,22 @@
 #define PY_MAX_MODULE (1u << 20) /* version.py / build_info.py are a few hundred bytes */
 #define PY_MAX_METADATA (4u << 20)
 
+static const struct {
+	const char *name, *id;
+} fw_kinds[PY_FW_KINDS] = {
+	[PY_FW_TORCH] = { "PyTorch", "torch" }, [PY_FW_TENSORFLOW] = { "TensorFlow", "tensorflow" },
+	[PY_FW_JAX] = { "JAX", "jax" },         [PY_FW_ONNXRUNTIME] = { "ONNX Runtime", "onnxruntime" },
+	[PY_FW_CUPY] = { "CuPy", "cupy" },      [PY_FW_PADDLE] = { "PaddlePaddle", "paddle" },
+};
+
 const char *py_fw_kind_name(enum py_fw_kind k)
 {
-	static const char *const names[] = { "PyTorch", "TensorFlow", "JAX", "ONNX Runtime", "CuPy" };
-	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+	return (unsigned)k < PY_FW_KINDS ? fw_kinds[k].name : "?";
+}
+
+const char *py_fw_kind_id(enum py_fw_kind k)
+{
+	return (unsigned)k < PY_FW_KINDS ? fw_kinds[k].id : "?";
 }
 
 /* A small module of the package (pkg_dir/rel: version.py, build_info.py); false with *why set (a
@@ -304,6 +318,50 @@ static void jax_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	fw->gpu_build = fw->cuda != NULL;
 }
 
+/* "False" is how PaddlePaddle's generated version module writes "no CUDA" */
+static bool paddle_none(const char *v)
+{
+	return !v || !*v || strcasecmp(v, "False") == 0 || strcasecmp(v, "None") == 0;
+}
+
+/* paddle/version/__init__.py (written by Paddle's setup.py): cuda_version = '11.7' and
+ * cudnn_version = '8.4.1', both 'False' in the CPU package. Unreadable, the distribution still
+ * tells: paddlepaddle is the CPU package, paddlepaddle-gpu the CUDA one, whose 2.x versions carry
+ * the CUDA as ".postXYZ" (2.5.1.post117: CUDA 11.7). */
+static void paddle_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env, struct py_framework *fw,
+			const struct py_wheel *w)
+{
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "paddle");
+	read_reqs(ctx, inv, env, fw, w);
+	const char *file = "paddle/version/__init__.py";
+	struct span s;
+	const char *why;
+	if (read_module(ctx, fw, "version/__init__.py", &s, &why)) {
+		bool present;
+		const char *cuda = str_value(ctx, fw, s, file, "cuda_version", &present);
+		if (present && paddle_none(cuda)) {
+			fw->cpu_only = true;
+			return;
+		}
+		const char *cudnn = str_value(ctx, fw, s, file, "cudnn_version", &present);
+		fw->cuda = paddle_none(cuda) ? NULL : cuda;
+		fw->cudnn = paddle_none(cudnn) ? NULL : cudnn;
+		read_from(fw, file);
+	} else if (strcmp(w->name, "paddlepaddle") == 0) {
+		fw->cpu_only = true;
+		return;
+	}
+	const char *post = fw->version ? strstr(fw->version, ".post") : NULL;
+	int digits = post ? atoi(post + 5) : 0;
+	if (!fw->cuda && digits >= 100 && digits < 1000) {
+		fw->cuda = arena_printf(ctx->arena, "%d.%d", digits / 10, digits % 10);
+		fw->cuda_source = "wheel version tag";
+	}
+	fw->gpu_build = fw->cuda != NULL || strcmp(w->name, "paddlepaddle-gpu") == 0;
+	if (!fw->gpu_build)
+		fw->cpu_only = true;
+}
+
 /* cupy-cuda12x -> 12; cupy-cuda117 -> 11.7 */
 static void cupy_read(struct cudx_ctx *ctx, struct py_framework *fw, const struct py_wheel *w)
 {
@@ -342,6 +400,14 @@ void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 		} else if (strcmp(n, "onnxruntime-gpu") == 0) {
 			fw.kind = PY_FW_ONNXRUNTIME;
 			ort_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "onnxruntime") == 0) {
+			/* the CPU package; next to onnxruntime-gpu it shares (and overwrites) its onnxruntime/ */
+			fw.kind = PY_FW_ONNXRUNTIME;
+			fw.pkg_dir = path_join(ctx->arena, site_of(ctx, w), "onnxruntime");
+			fw.cpu_only = true;
+		} else if (strcmp(n, "paddlepaddle") == 0 || strcmp(n, "paddlepaddle-gpu") == 0) {
+			fw.kind = PY_FW_PADDLE;
+			paddle_read(ctx, inv, env, &fw, w);
 		} else if (strncmp(n, "jax-cuda", 8) == 0 && strstr(n, "-plugin")) {
 			fw.kind = PY_FW_JAX;
 			jax_read(ctx, inv, env, &fw, w);

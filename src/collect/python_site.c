@@ -10,12 +10,12 @@
 #define PY_MAX_RECORD (8u << 20) /* torch's RECORD is ~1 MB; nvidia-* wheels' a few KB */
 #define PY_MAX_WHEEL_LIBS 256
 
-/* Distributions worth reading: frameworks, NVIDIA wheels, and the cuda-* ones (the cuda-toolkit
+/* Distributions worth reading: frameworks (PaddlePaddle among them), NVIDIA wheels, and the cuda-* ones (the cuda-toolkit
  * meta-package, cuda-bindings): the same prefixes a framework's Requires-Dist is checked for. */
 static bool interesting(const char *name)
 {
 	static const char *const prefixes[] = { "nvidia-", "torch", "tensorflow", "tf-nightly",
-						"jax", "onnxruntime", "cupy-cuda", "cuda-" };
+						"jax", "onnxruntime", "cupy-cuda", "cuda-", "paddlepaddle" };
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
 		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;

@@ -10,12 +10,14 @@
  * /usr/lib/wsl/lib). A finding without one repeats the message, and explain does not count it as
  * the machine's confirmation (explain_rank.c).
  *
- * One rule also judges the machine alone, for every command: nvcc-host-compiler-unsupported, whose
+ * Two rules also judge the machine alone, for every command: nvcc-host-compiler-unsupported, whose
  * two halves (the newest GCC the toolkit's nvcc takes, the GCC it would get) are files
- * (collect/hostcc.c), so check can say it before a build fails. */
+ * (collect/hostcc.c), so check can say it before a build fails; and framework-cpu-build for the
+ * CPU onnxruntime installed next to onnxruntime-gpu (one package directory, two owners). */
 #include <ctype.h>
 #include <string.h>
 
+#include "collect/python.h"
 #include "diag/rule.h"
 #include "explain/explain_message.h"
 
@@ -90,6 +92,65 @@ static void check_wsl(struct diag_ctx *d, const struct rule *self)
 	static const struct machine_side seen = { "/usr/lib/wsl/lib",
 						  "this system is WSL (/usr/lib/wsl/lib or /dev/dxg present)" };
 	emit(d, self, d->inv->driver.wsl ? &seen : NULL);
+}
+
+/* A CPU-only package of a framework other than PyTorch (whose own finding is torch-cpu-build), and
+ * not TensorFlow on Windows (tf-windows-native-gpu says more). *pair: it is the CPU onnxruntime next
+ * to onnxruntime-gpu, a problem by itself: both install onnxruntime/, so the package installed last
+ * is what Python imports. */
+static const struct py_framework *cpu_framework(const struct diag_ctx *d, const struct py_env **env_out, bool *pair)
+{
+	const struct python_inventory *py = d->inv->python;
+	const struct py_framework *found = NULL;
+	*pair = false;
+	for (size_t e = 0; py && e < py->n_envs; e++) {
+		const struct py_env *env = &py->envs[e];
+		for (size_t i = 0; i < env->n_fws; i++) {
+			const struct py_framework *fw = &env->fws[i];
+			if (!fw->cpu_only || fw->kind == PY_FW_TORCH ||
+			    (fw->kind == PY_FW_TENSORFLOW && d->ctx->os == OS_WINDOWS))
+				continue;
+			bool both = fw->kind == PY_FW_ONNXRUNTIME && py_env_wheel(env, "onnxruntime-gpu");
+			if (!found || (both && !*pair))
+				found = fw, *env_out = env, *pair = both;
+		}
+	}
+	return found;
+}
+
+static void check_framework_cpu(struct diag_ctx *d, const struct rule *self)
+{
+	const struct py_env *env = NULL;
+	bool pair;
+	const struct py_framework *fw = cpu_framework(d, &env, &pair);
+	struct machine_side seen = { 0 };
+	if (fw) {
+		seen.subject = fw->pkg_dir;
+		seen.evidence =
+			pair ? arena_printf(
+				       d->ctx->arena,
+				       "%s has both onnxruntime %s (the CPU package) and onnxruntime-gpu "
+				       "installed: they share %s, and the one installed last is what Python imports",
+				       env->prefix, fw->version ? fw->version : "?", fw->pkg_dir)
+			     : arena_printf(d->ctx->arena, "%s %s (%s) in %s is a CPU-only build",
+					    py_fw_kind_name(fw->kind), fw->version ? fw->version : "?", fw->name,
+					    env->prefix);
+	}
+	if (d->inv->message) {
+		emit(d, self, fw ? &seen : NULL);
+		return;
+	}
+	if (!fw || !pair)
+		return;
+	/* check alone: only the pair; a CPU package by itself may well be what the user wants */
+	struct finding *f = rule_emit(d, self, "onnxruntime and onnxruntime-gpu are both installed in %s", env->prefix);
+	finding_subject(f, fw->pkg_dir);
+	finding_cause(f, "The CPU package onnxruntime and onnxruntime-gpu install the same onnxruntime/ directory. "
+			 "Whichever pip installed last wins: when it is the CPU one, the CUDA execution provider is "
+			 "missing (\"CUDAExecutionProvider is not in available provider names\").");
+	finding_evidence(f, "%s", seen.evidence);
+	finding_fix(f, "%s/bin/pip uninstall -y onnxruntime onnxruntime-gpu && %s/bin/pip install onnxruntime-gpu",
+		    env->prefix, env->prefix);
 }
 
 /* The toolkit a build takes: the first nvcc on PATH, else CUDA_HOME / CUDA_PATH / CUDA_ROOT (what
@@ -207,7 +268,7 @@ static const struct rule message_rules[] = {
 	  .fix = "Install the CUDA toolkit of the framework's CUDA version (or conda install cuda-nvcc)\n"
 		 "Set CUDA_HOME to it",
 	  .about = "toolkit" },
-	{ "framework-cpu-build", SEV_WARNING, check_top,
+	{ "framework-cpu-build", SEV_WARNING, check_framework_cpu,
 	  .cause = "The installed framework package is its CPU-only variant (onnxruntime, a jaxlib or TensorFlow "
 		   "without CUDA), so it never uses the GPU.",
 	  .fix = "Install the GPU variant (onnxruntime-gpu, jax[cuda12], tensorflow[and-cuda]) and uninstall the CPU one" },

@@ -165,9 +165,8 @@ static json_t *lib_json(const struct py_lib_use *u)
 
 static json_t *fw_json(const struct py_framework *fw)
 {
-	static const char *const kinds[] = { "torch", "tensorflow", "jax", "onnxruntime", "cupy" };
 	json_t *o = json_object();
-	json_object_set_new(o, "framework", json_string(kinds[fw->kind]));
+	json_object_set_new(o, "framework", json_string(py_fw_kind_id(fw->kind)));
 	json_object_set_new(o, "package", report_json_str(fw->name));
 	json_object_set_new(o, "version", report_json_str(fw->version));
 	json_object_set_new(o, "path", report_json_str(fw->pkg_dir));

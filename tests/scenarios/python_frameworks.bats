@@ -308,3 +308,48 @@ healthy_venv() {
 	[[ "$ev" == *"Requires-Dist: nvidia-cufft>=12.0.0.15"* ]]
 	[[ "$ev" != *"nvidia-cuda-nvcc"* && "$ev" != *"nvidia-nvvm"* ]]
 }
+
+# PaddlePaddle: the version module its setup.py generates says the CUDA and cuDNN ('False' in the CPU
+# package); without it, the package name and a 2.x ".postXYZ" version still tell
+@test "PaddlePaddle: CUDA and cuDNN from paddle/version/__init__.py, the CPU package, and the .post tag" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_dist "$site" paddlepaddle_gpu 2.5.1
+	mkdir -p "$site/paddle/version"
+	printf "full_version    = '2.5.1'\ncuda_version    = '11.7'\ncudnn_version   = '8.4.1'\nistaged         = True\n" >"$site/paddle/version/__init__.py"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json --driver 450.80.02
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0]')
+	[ "$(echo "$fw" | jq -r '.package + " " + .cuda + " " + .cudnn + " " + .cuda_source')" = "paddlepaddle-gpu 11.7 8.4.1 paddle/version/__init__.py" ]
+	# CUDA 11 needs driver >= 450.80.02 (minor-version compatibility): this one is enough, 418 is not
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	check_json --driver 418.40.04
+	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old" ]
+	printf "full_version    = '2.5.1'\ncuda_version    = 'False'\ncudnn_version   = 'False'\n" >"$site/paddle/version/__init__.py"
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0].cpu_only')" = true ]
+	rm "$site/paddle/version/__init__.py"
+	rm -r "$site"/paddlepaddle_gpu-2.5.1.dist-info
+	mkpy_dist "$site" paddlepaddle_gpu 2.4.2.post112
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0] | .cuda + " " + .cuda_source')" = "11.2 wheel version tag" ]
+}
+
+# onnxruntime and onnxruntime-gpu share onnxruntime/: the CPU one installed last hides the CUDA provider
+@test "onnxruntime next to onnxruntime-gpu: framework-cpu-build from check; the CPU package alone is no finding" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_dist "$site" onnxruntime 1.19.2
+	mkdir -p "$site/onnxruntime/capi"
+	echo '# synthetic' >"$site/onnxruntime/__init__.py"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	[ "$(echo "$output" | jq -r '[.findings[].id] | index("framework-cpu-build")')" = null ]
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0] | .package + " " + (.cpu_only|tostring)')" = "onnxruntime true" ]
+	mkpy_dist "$site" onnxruntime_gpu 1.19.2
+	check_json
+	[ "$(echo "$output" | jq -r '[.findings[] | select(.id == "framework-cpu-build") | .subject][0]')" = /home/u/venv/lib/python3.11/site-packages/onnxruntime ]
+	# explain: the machine confirms the message's cause
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$R.env" --json "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+	[ "$(jq -r '.causes[0].confirmed_by' <<<"$output")" != null ]
+}
