@@ -567,7 +567,7 @@ GPU is NOT AVAILABLE"
 }
 
 # Messages of tools whose sentence names the cause class (no code, no library to classify)
-@test "tools' own sentences: bitsandbytes setup, CMake's Visual Studio toolset, nvidia-smi without devices, Singularity --nv" {
+@test "tools' own sentences: bitsandbytes setup, CMake's Visual Studio toolset, nvidia-smi without devices, Singularity --nv, a module version mismatch" {
 	explain_here "CUDA Setup failed despite GPU being available. Please run the following command to get more information: python -m bitsandbytes"
 	[ "$(jq -r '.causes[0].id + " " + .causes[0].because' <<<"$output")" = 'lib-not-found "bnb-setup-failed" (bitsandbytes 0.39-0.41 (cuda_setup/main.py): it found no libcudart.so on LD_LIBRARY_PATH or in the conda env, or no libbitsandbytes_cudaXXX.so for the CUDA it found)' ]
 	explain_here "CMake Error: No CUDA toolset found."
@@ -577,6 +577,8 @@ GPU is NOT AVAILABLE"
 	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = no-device,gpu-lost,no-driver ]
 	explain_here "WARNING: Could not find any nv files on this host!"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+	explain_here "nvidia-drm: Version mismatch: nvidia.ko(550.54.14) nvidia-drm(535.161.07)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-userspace-mismatch ]
 }
 
 # A library that needs a minimum GPU generation (bfloat16, FlashAttention 2, Triton): the GPU is too
