@@ -44,6 +44,25 @@ static bool split_dist_dir(struct arena *a, const char *dname, const char **name
 	return **name != 0;
 }
 
+/* "torch-1.5.0a0+4ff3872-py3.7-linux-x86_64.egg" -> name, version: a directory `setup.py install`
+ * (setuptools' easy_install) leaves in site-packages, with the package inside and its metadata in
+ * EGG-INFO/. A zipped egg (a file) is not read. */
+static bool split_egg_dir(struct arena *a, const char *dname, const char **name, const char **version)
+{
+	size_t len = strlen(dname);
+	if (len < 5 || strcmp(dname + len - 4, ".egg") != 0)
+		return false;
+	const char *py = strstr(dname, "-py");
+	const char *end = py ? py : dname + len - 4;
+	const char *dash = memchr(dname, '-', (size_t)(end - dname));
+	size_t nl = dash ? (size_t)(dash - dname) : (size_t)(end - dname);
+	if (nl == 0)
+		return false;
+	*name = pymeta_normalize(a, dname, nl);
+	*version = dash ? arena_strndup(a, dash + 1, (size_t)(end - dash - 1)) : NULL;
+	return true;
+}
+
 static void read_record(struct cudx_ctx *ctx, struct py_wheel *w, const char *site)
 {
 	const char *rec = path_join(ctx->arena, w->dist_dir, "RECORD");
@@ -83,18 +102,29 @@ void py_scan_site(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *en
 	if (n >= PY_MAX_SITE_ENTRIES)
 		inventory_note(ctx, inv, site, "more than %d entries: only the first were read",
 			       PY_MAX_SITE_ENTRIES);
-	for (size_t i = 0; i < n; i++) {
-		const char *name, *version;
-		if (!split_dist_dir(ctx->arena, ents[i].name, &name, &version) || !interesting(name))
-			continue;
-		if (py_env_wheel(env, name))
-			continue; /* the first site dir on sys.path wins, as import does */
-		struct py_wheel *w = ARENA_PUSH(ctx->arena, env->wheels, env->n_wheels, env->cap_wheels);
-		w->name = name;
-		w->version = version;
-		w->dist_dir = path_join(ctx->arena, site, ents[i].name);
-		if (strncmp(name, "nvidia-", 7) == 0)
-			read_record(ctx, w, site);
+	/* eggs first: easy-install.pth puts them before site-packages itself on sys.path, so a
+	 * source build installed with setup.py shadows a pip install of the same package */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			const char *name, *version;
+			bool egg = pass == 0;
+			if (!(egg ? split_egg_dir(ctx->arena, ents[i].name, &name, &version)
+				  : split_dist_dir(ctx->arena, ents[i].name, &name, &version)) ||
+			    !interesting(name))
+				continue;
+			if (py_env_wheel(env, name))
+				continue; /* the first site dir on sys.path wins, as import does */
+			const char *dir = path_join(ctx->arena, site, ents[i].name);
+			if (egg && !sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "EGG-INFO")))
+				continue;
+			struct py_wheel *w = ARENA_PUSH(ctx->arena, env->wheels, env->n_wheels, env->cap_wheels);
+			w->name = name;
+			w->version = version;
+			/* an egg's package sits beside EGG-INFO, as a wheel's beside its dist-info */
+			w->dist_dir = egg ? path_join(ctx->arena, dir, "EGG-INFO") : dir;
+			if (strncmp(name, "nvidia-", 7) == 0)
+				read_record(ctx, w, site);
+		}
 	}
 }
 

@@ -54,6 +54,11 @@ jpath() {
 	run_strict "$CUDX" --json kb gpu "NVIDIA H100 80GB HBM3"
 	[ "$(jpath '["kb"]["gpu"]["name"]' <<<"$output")" = "NVIDIA H100" ]
 	[ "$(jpath '["kb"]["forward_compat"]' <<<"$output")" = "True" ]
+	# a Ti / SUPER variant is its own row, not the base model a word prefix would give
+	run_strict "$CUDX" --json kb gpu "GeForce GTX 1050 Ti"
+	[ "$(jpath '["kb"]["gpu"]["name"]' <<<"$output")" = "NVIDIA GeForce GTX 1050 Ti" ]
+	run_strict "$CUDX" --json kb gpu "NVIDIA GeForce RTX 4070 Ti SUPER"
+	[ "$(jpath '["kb"]["gpu"]["name"]' <<<"$output")" = "NVIDIA GeForce RTX 4070 Ti SUPER" ]
 }
 
 @test "arch 13.0: Maxwell, Pascal and Volta removed, sm_75 the oldest target" {

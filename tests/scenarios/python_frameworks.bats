@@ -353,3 +353,16 @@ healthy_venv() {
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
 	[ "$(jq -r '.causes[0].confirmed_by' <<<"$output")" != null ]
 }
+
+# `python setup.py install` of a source build leaves an egg directory that easy-install.pth puts
+# before site-packages: its torch is the one imported, not the pip install beside it
+@test "a torch egg from a source build shadows the pip torch of the same site-packages" {
+	healthy_venv
+	egg="$site/torch-1.5.0a0+4ff3872-py3.11-linux-x86_64.egg"
+	mkdir -p "$egg/EGG-INFO" "$egg/torch"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 1.5.0a0+4ff3872\n' >"$egg/EGG-INFO/PKG-INFO"
+	printf "__version__ = '1.5.0a0+4ff3872'\ncuda = '10.2'\nhip = None\n" >"$egg/torch/version.py"
+	check_json
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.framework=="torch")')
+	[ "$(echo "$fw" | jq -r '.version + " " + .cuda + " " + .path')" = "1.5.0a0+4ff3872 10.2 ${egg#"$R"}/torch" ]
+}
