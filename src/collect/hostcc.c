@@ -15,10 +15,20 @@
 
 #define HOST_CONFIG_MAX (1u << 20)
 
+/* Debian's and Ubuntu's nvidia-cuda-toolkit keep nvcc in /usr/lib/nvidia-cuda-toolkit and the
+ * headers (nvidia-cuda-dev) in /usr/include */
+static bool distro_toolkit(const char *path)
+{
+	return strcmp(path, "/usr/lib/nvidia-cuda-toolkit") == 0 || strcmp(path, "/usr") == 0;
+}
+
 static void toolkit_gcc_max(struct cudx_ctx *ctx, struct toolkit *tk)
 {
 	struct mapped_file m;
-	if (!tk->nvcc || sysroot_map(&ctx->root, path_join(ctx->arena, tk->path, "include/crt/host_config.h"), &m) != 0)
+	if (!tk->nvcc)
+		return;
+	if (sysroot_map(&ctx->root, path_join(ctx->arena, tk->path, "include/crt/host_config.h"), &m) != 0 &&
+	    (!distro_toolkit(tk->path) || sysroot_map(&ctx->root, "/usr/include/crt/host_config.h", &m) != 0))
 		return;
 	int max;
 	if (m.data.n <= HOST_CONFIG_MAX && hostconfig_gcc_max(m.data, &max))

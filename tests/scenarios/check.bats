@@ -527,6 +527,25 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	lacks_finding nvcc-host-compiler-unsupported
 }
 
+# Debian's/Ubuntu's nvidia-cuda-toolkit: nvcc in /usr/lib/nvidia-cuda-toolkit/bin (a /usr/bin/nvcc
+# wrapper), the headers of nvidia-cuda-dev in /usr/include: host_config.h is read from there (set 16)
+@test "the distribution's nvidia-cuda-toolkit: host_config.h from /usr/include" {
+	need_cuda13
+	[ -r "$CUDA13/include/crt/host_config.h" ] || skip_fixture "needs $CUDA13/include/crt/host_config.h"
+	mkdir -p "$root/usr/lib/nvidia-cuda-toolkit/bin" "$root/usr/include/crt" "$root/usr/bin"
+	hostfile "$CUDA13/include/crt/host_config.h" "$root/usr/include/crt/host_config.h"
+	: >"$root/usr/lib/nvidia-cuda-toolkit/bin/nvcc"
+	printf '#!/bin/sh\nexec /usr/lib/nvidia-cuda-toolkit/bin/nvcc "$@"\n' >"$root/usr/bin/nvcc"
+	: >"$root/usr/bin/x86_64-linux-gnu-gcc-16"
+	ln -s x86_64-linux-gnu-gcc-16 "$root/usr/bin/gcc-16"
+	ln -s gcc-16 "$root/usr/bin/gcc"
+	echo "PATH=/usr/bin" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = 16 ]
+	has_finding nvcc-host-compiler-unsupported
+	[[ "$(json_get '["findings"]')" == *"takes GCC up to 15"* ]]
+}
+
 # NVIDIA's NGC images: the compat libraries in compat/lib.real, reached through the compat/lib link
 # the image's entrypoint puts on LD_LIBRARY_PATH (a set 15 report: Triton's container on a 460 host)
 @test "an NGC image's forward-compat libcuda (compat/lib -> lib.real) newer than the module is by design" {
