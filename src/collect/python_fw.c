@@ -378,6 +378,14 @@ static void cupy_read(struct cudx_ctx *ctx, struct py_framework *fw, const struc
 	fw->gpu_build = true;
 }
 
+static bool jax_cuda_plugin(const struct py_env *env)
+{
+	for (size_t i = 0; i < env->n_wheels; i++)
+		if (strncmp(env->wheels[i].name, "jax-cuda", 8) == 0)
+			return true;
+	return false;
+}
+
 void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env)
 {
 	for (size_t i = 0; i < env->n_wheels; i++) {
@@ -414,6 +422,11 @@ void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 		} else if (strcmp(n, "jaxlib") == 0 && w->version && strstr(w->version, "+cuda")) {
 			fw.kind = PY_FW_JAX;
 			jax_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "jaxlib") == 0 && !jax_cuda_plugin(env)) {
+			/* an untagged jaxlib without a CUDA plugin beside it is JAX's CPU build */
+			fw.kind = PY_FW_JAX;
+			fw.pkg_dir = path_join(ctx->arena, site_of(ctx, w), "jaxlib");
+			fw.cpu_only = true;
 		} else if (strncmp(n, "cupy-cuda", 9) == 0) {
 			fw.kind = PY_FW_CUPY;
 			cupy_read(ctx, &fw, w);

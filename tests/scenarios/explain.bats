@@ -592,3 +592,51 @@ GPU is NOT AVAILABLE"
 	explain_here "RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.0"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
 }
+
+# More tools' own sentences: pixi's and rattler's missing __cuda, PyTorch's preload of the wheels'
+# libraries, PyCUDA's toolkit lookup, a torch extension build, a CDI spec the engine cannot read,
+# TensorFlow 1.x placing everything on the CPU, pynvml's exception names
+@test "pixi's __cuda, torch's 'not found in the system path', PyCUDA, extension builds, CDI specs, TF 1.x, pynvml" {
+	explain_here "    ╰─▶ Virtual package '__cuda' does not match any of the available virtual packages on your machine: [__glibc=2.39=0, __unix=0=0]"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = conda-cuda-virtual-package ]
+	explain_here "         └─ __cuda *, for which no candidates were found."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = conda-cuda-virtual-package ]
+	# (the root has no libcublas at all: the machine backs lib-not-found, which then goes first)
+	explain_here "ValueError: libcublas.so.*[0-9] not found in the system path ['/app', '/usr/lib/python310.zip']"
+	[ "$(jq -r '[.causes[:2][].id] | sort | join(",")' <<<"$output")" = framework-lib-missing,lib-not-found ]
+	explain_here "UserWarning: Unable to discover CUDA installation directory while attempting to add it to Python's DLL path."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-toolkit-not-found ]
+	explain_here "RuntimeError: Error building extension 'fused_adam'"
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = cuda-toolkit-not-found,nvcc-host-compiler-unsupported,nvcc-framework-mismatch ]
+	explain_here 'Error: failed to parse CDI Spec "/etc/cdi/nvidia.yaml": failed to unmarshal CDI Spec: unknown field "containerEdits"'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
+	explain_here "Device mapping: no known devices."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+	explain_here "pynvml.nvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-userspace-mismatch ]
+	explain_here "Couldn't init a GPU test: Error in load module: PTX JIT compilation failed"
+	[ "$(jq -r '.facts[0].name' <<<"$output")" = CUDA_ERROR_INVALID_PTX ]
+}
+
+# FFmpeg's dynlink loader ("Cannot load X", then always "The minimum required Nvidia driver for nvenc
+# is ...") and link-time references to CUDA functions an older library lacks
+@test "FFmpeg's 'Cannot load libnvidia-encode.so.1': the NVENC library, not an old driver; ld's unversioned 'undefined reference to cusparse...'" {
+	explain_here "[h264_nvenc @ 0x5585] Cannot load libnvidia-encode.so.1
+[h264_nvenc @ 0x5585] The minimum required Nvidia driver for nvenc is 418.30 or newer"
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = lib-not-found,container-no-gpu,no-driver ]
+	explain_here "[AVHWDeviceContext @ 0x1] Cannot load libcuda.so.1"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+	explain_here "main.cu:(.text+0x2c): undefined reference to \`cusparseDenseToSparse_convert'"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-symbol-version-missing ]
+	# a program's own function is not a CUDA library's
+	explain_here "main.c:(.text+0x1a): undefined reference to \`compute_histogram'"
+	[ "$(jq -r '.causes | length' <<<"$output")" = 0 ]
+}
+
+@test "PaddlePaddle's 'third-party dynamic library ... is not configured correctly (error code is 126)': win-126 of the DLL; 'CUDA isn't properly detected'" {
+	explain_here "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not configured correctly. (error code is 126)"
+	[ "$(jq -r '[.facts[] | select(.kind == "form") | .form + " " + .library][0]' <<<"$output")" = "win-126 cudnn64_7.dll" ]
+	[[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" == *dll-wrong-major* ]]
+	explain_here "It appears that CUDA isn't properly detected in version 2.8.0, with only the CPU being available."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+}
