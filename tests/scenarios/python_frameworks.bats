@@ -366,3 +366,15 @@ healthy_venv() {
 	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.framework=="torch")')
 	[ "$(echo "$fw" | jq -r '.version + " " + .cuda + " " + .path')" = "1.5.0a0+4ff3872 10.2 ${egg#"$R"}/torch" ]
 }
+
+# jaxlib from PyPI without a +cuda tag is the CPU build unless a CUDA plugin sits beside it
+@test "jaxlib without a CUDA plugin: JAX's CPU build; with jax-cuda12-plugin: not a CPU build" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_dist "$site" jaxlib 0.4.30
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | .framework + " " + .package + " " + (.cpu_only|tostring)')" = "jax jaxlib true" ]
+	mkpy_dist "$site" jax_cuda12_plugin 0.4.30
+	check_json
+	[ "$(echo "$output" | jq -r '[.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.cpu_only)] | length')" = 0 ]
+}
