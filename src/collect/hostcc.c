@@ -15,11 +15,10 @@
 
 #define HOST_CONFIG_MAX (1u << 20)
 
-/* Debian's and Ubuntu's nvidia-cuda-toolkit keep nvcc in /usr/lib/nvidia-cuda-toolkit and the
- * headers (nvidia-cuda-dev) in /usr/include */
+/* the distribution's toolkit keeps its headers in /usr/include, not under its own directory */
 static bool distro_toolkit(const char *path)
 {
-	return strcmp(path, "/usr/lib/nvidia-cuda-toolkit") == 0 || strcmp(path, "/usr") == 0;
+	return strcmp(path, DISTRO_CUDA_TOOLKIT_DIR) == 0 || strcmp(path, "/usr") == 0;
 }
 
 static void toolkit_gcc_max(struct cudx_ctx *ctx, struct toolkit *tk)

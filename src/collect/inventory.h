@@ -191,6 +191,9 @@ void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
+/* Debian's and Ubuntu's nvidia-cuda-toolkit: nvcc under this directory (/usr/bin/nvcc is a wrapper),
+ * its headers (nvidia-cuda-dev) in /usr/include */
+#define DISTRO_CUDA_TOOLKIT_DIR "/usr/lib/nvidia-cuda-toolkit"
 void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv);   /* nvcc's host compiler */
 void collect_libs(struct cudx_ctx *ctx, struct inventory *inv);

@@ -173,8 +173,8 @@ void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv)
 		/* /usr/bin/nvcc on Debian is a shell wrapper around /usr/lib/nvidia-cuda-toolkit/bin/nvcc */
 		const char *bin = path_dirname(ctx->arena, r.path);
 		const char *top = path_dirname(ctx->arena, bin);
-		if (strcmp(top, "/usr") == 0 && sysroot_is_dir(&ctx->root, "/usr/lib/nvidia-cuda-toolkit"))
-			top = "/usr/lib/nvidia-cuda-toolkit";
+		if (strcmp(top, "/usr") == 0 && sysroot_is_dir(&ctx->root, DISTRO_CUDA_TOOLKIT_DIR))
+			top = DISTRO_CUDA_TOOLKIT_DIR;
 		add_toolkit(ctx, inv, top, "nvcc on PATH");
 		break;
 	}
