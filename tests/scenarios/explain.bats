@@ -640,3 +640,30 @@ GPU is NOT AVAILABLE"
 	explain_here "It appears that CUDA isn't properly detected in version 2.8.0, with only the CPU being available."
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
 }
+
+# Sentences of compilers, the kernel's module loader, NGC images, TensorRT, runc, llama.cpp, CMake,
+# conda and Slurm that name the cause class without a code or a library
+@test "nvcc on newer glibc headers, module version magic, NGC banners, TensorRT's unsupported SM, conda's __cuda version, Slurm's NoDevFiles" {
+	explain_here 'error: identifier "_Float32" is undefined'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvcc-host-compiler-unsupported ]
+	explain_here '/usr/include/stdio.h(189): error: attribute "__malloc__" does not take arguments'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvcc-host-compiler-unsupported ]
+	explain_here "nvidia: version magic '5.15.0-91-generic SMP mod_unload modversions ' should be '5.15.0-92-generic SMP mod_unload modversions '"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+	explain_here "Use the NVIDIA Container Toolkit to start this container with GPU support; see https://docs.nvidia.com/datacenter/cloud-native/ ."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-no-gpu ]
+	explain_here "ERROR: The NVIDIA Driver is present, but CUDA failed to initialize.  GPU functionality will not be available."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	explain_here "[TRT] [E] 1: [caskUtils.cpp::trtSmToCask::147] Error Code 1: Internal Error (Unsupported SM: 0x809)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+	explain_here "llama_model_load: error loading model: unable to allocate backend buffer"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-out-of-memory ]
+	explain_here "UnsatisfiableError: The following specifications were found to be incompatible with your system: - feature:/linux-64::__cuda==11.4=0 - pytorch-cuda=12.1 -> __cuda"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	explain_here "pytorch-cuda 12.1** is not installable because it requires └─ __cuda, which is missing on the system."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = conda-cuda-virtual-package ]
+	explain_here "CUDA_VISIBLE_DEVICES=NoDevFiles"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-visible-devices-hides ]
+	explain_here "Your GPU does not support Int8 Matmul!"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+}

@@ -149,6 +149,29 @@ healthy_venv() {
 	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"Remove /opt/cudnn/lib from LD_LIBRARY_PATH"* ]]
 }
 
+# cuDNN's own failures ("unable to find an engine", CUDNN_STATUS_*) name no library: in text alone
+# they point at memory or an old cuDNN, and the shadowed wheel check finds on the machine goes first
+@test "cuDNN's 'unable to find an engine' and CUDNN_STATUS_EXECUTION_FAILED with a shadowed wheel: pip-nvidia-shadowed first" {
+	healthy_venv 9.13.0.50 2.9.1+cu130
+	mkdir -p "$R/opt/cudnn/lib"
+	for f in $(mkpy_cudnn_files); do
+		b=$(basename "$f")
+		mkpy_place "$f" "$R/opt/cudnn/lib/$b.19.0"
+		ln -s "$b.19.0" "$R/opt/cudnn/lib/$b"
+	done
+	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
+	for msg in "RuntimeError: GET was unable to find an engine to execute this computation" \
+		"RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED"; do
+		run_strict "$CUDX" explain --no-probe --root "$R" --env "$R.env" --json "$msg"
+		[ "$(jq -r '.causes[0].id' <<<"$output")" = pip-nvidia-shadowed ]
+		[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"/opt/cudnn/lib"* ]]
+	done
+	# the same message with nothing on the machine: not the shadowed wheel first
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run_strict "$CUDX" explain --no-probe --root "$BATS_TEST_TMPDIR/empty" --json "RuntimeError: GET was unable to find an engine to execute this computation"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-out-of-memory ]
+}
+
 @test "an older system cuDNN shadows the wheel torch pins: framework-cudnn-mismatch and pip-nvidia-shadowed" {
 	# torch 2.12 cu130 pins nvidia-cudnn-cu13==9.20.0.48 (compat-facts 6a); the system copy is 9.19
 	healthy_venv 9.20.0.48 2.12.0+cu130
