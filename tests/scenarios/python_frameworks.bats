@@ -132,8 +132,8 @@ healthy_venv() {
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
 }
 
-@test "a system cuDNN earlier on LD_LIBRARY_PATH than the wheel's: pip-nvidia-shadowed" {
-	healthy_venv 9.13.0.50 2.9.1+cu130
+# the real cuDNN 9.19 of the toolkit as a system copy in /opt/cudnn/lib, first on LD_LIBRARY_PATH
+system_cudnn_on_path() {
 	mkdir -p "$R/opt/cudnn/lib"
 	for f in $(mkpy_cudnn_files); do
 		b=$(basename "$f")
@@ -141,6 +141,11 @@ healthy_venv() {
 		ln -s "$b.19.0" "$R/opt/cudnn/lib/$b"
 	done
 	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
+}
+
+@test "a system cuDNN earlier on LD_LIBRARY_PATH than the wheel's: pip-nvidia-shadowed" {
+	healthy_venv 9.13.0.50 2.9.1+cu130
+	system_cudnn_on_path
 	check_json
 	# 9.19 is newer than the 9.13 torch was built with: shadowed, but not a cuDNN mismatch
 	[ "$(echo "$output" | mkpy_ids)" = "pip-nvidia-shadowed" ]
@@ -153,13 +158,7 @@ healthy_venv() {
 # they point at memory or an old cuDNN, and the shadowed wheel check finds on the machine goes first
 @test "cuDNN's 'unable to find an engine' and CUDNN_STATUS_EXECUTION_FAILED with a shadowed wheel: pip-nvidia-shadowed first" {
 	healthy_venv 9.13.0.50 2.9.1+cu130
-	mkdir -p "$R/opt/cudnn/lib"
-	for f in $(mkpy_cudnn_files); do
-		b=$(basename "$f")
-		mkpy_place "$f" "$R/opt/cudnn/lib/$b.19.0"
-		ln -s "$b.19.0" "$R/opt/cudnn/lib/$b"
-	done
-	echo LD_LIBRARY_PATH=/opt/cudnn/lib >>"$R.env"
+	system_cudnn_on_path
 	for msg in "RuntimeError: GET was unable to find an engine to execute this computation" \
 		"RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED"; do
 		run_strict "$CUDX" explain --no-probe --root "$R" --env "$R.env" --json "$msg"
