@@ -15,20 +15,6 @@
 
 /* --- process-mixed-libs ---------------------------------------------------------------------- */
 
-/* Whether two version strings name different releases: they differ in a number both give.
- * "13.0" (libnvrtc-builtins.so.13.0's name) and "13.0.88" (libnvrtc's) are one release, seen on
- * every PyTorch cu130 process on an H100. */
-static bool other_release(const char *a, const char *b)
-{
-	struct version x, y;
-	if (!version_parse(a, &x) || !version_parse(b, &y))
-		return strcmp(a, b) != 0;
-	for (int i = 0; i < x.n && i < y.n; i++)
-		if (x.part[i] != y.part[i])
-			return true;
-	return false;
-}
-
 /* Two copies of one library family in one process (`who`: "process 123", "pid 123 (app)"): the
  * "crash after libcudnn.so.7 loaded fine" case, a framework's bundled copy and a system copy both
  * mapped, each half calling into the other's data structures. One finding per process. */
@@ -44,7 +30,7 @@ static void mixed_in(struct diag_ctx *d, const struct rule *self, long long pid,
 			if (!b->family || strcmp(a->family, b->family) != 0 || strcmp(a->path, b->path) == 0)
 				continue;
 			bool majors = a->major && b->major && a->major != b->major;
-			bool versions = a->version && b->version && other_release(a->version, b->version);
+			bool versions = a->version && b->version && version_other_release(a->version, b->version);
 			bool same_lib = strcmp(a->component, b->component) == 0;
 			/* two distinct files of one component, or of one family from two releases */
 			if (!majors && !versions && !same_lib)

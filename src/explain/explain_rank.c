@@ -333,25 +333,6 @@ static const struct finding *confirming(const struct explain_machine *m, const c
 
 /* ---- support from the loader and the inventory ------------------------------------------- */
 
-/* Whether two version tails of a library name ("10.1", "10", "12.4.5", "110" of a DLL) name another
- * version: they differ in a number both give. One that only adds numbers to the other is the same
- * library (CUDA 10.1's cuBLAS is libcublas.so.10: a program asking for libcublas.so.10.1 finds no
- * other version there, just not that name), while 10.0 and 10.1 are two (CUDA 9 and 10 put the
- * minor in the runtime's SONAME). */
-static bool other_version(const char *a, const char *b)
-{
-	while (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-		char *ea, *eb;
-		long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
-		if (x != y)
-			return true;
-		if (*ea != '.' || *eb != '.')
-			return false;
-		a = ea + 1, b = eb + 1;
-	}
-	return false;
-}
-
 /* Another major of the library the message wants, on this machine: "libcublasLt.so.12" when
  * "libcublasLt.so.11" was asked for, "cublas64_12.dll" for "cublas64_11.dll". */
 static const struct lib_file *other_major(const struct inventory *inv, const char *want)
@@ -373,7 +354,11 @@ static const struct lib_file *other_major(const struct inventory *inv, const cha
 		bool same_stem = true;
 		for (size_t k = 0; k < stem && same_stem; k++)
 			same_stem = tolower((unsigned char)n[k]) == tolower((unsigned char)want[k]);
-		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]) && other_version(n + stem, want + stem))
+		/* the version tails ("10.1", "12", "110.dll") name another release: CUDA 10.1's cuBLAS is
+		 * libcublas.so.10, the same library as libcublas.so.10.1, while 10.0 and 10.1 are two
+		 * (CUDA 9 and 10 put the minor in the runtime's SONAME) */
+		if (same_stem && !ci_eq(n, want) && isdigit((unsigned char)n[stem]) &&
+		    isdigit((unsigned char)want[stem]) && version_other_release(n + stem, want + stem))
 			return l;
 	}
 	return NULL;

@@ -60,6 +60,17 @@ int version_cmp(const struct version *a, const struct version *b)
 	return version_cmp_parts(a, b, 0);
 }
 
+bool version_other_release(const char *a, const char *b)
+{
+	struct version x, y;
+	if (!version_parse(a, &x) || !version_parse(b, &y))
+		return strcmp(a, b) != 0;
+	for (int i = 0; i < x.n && i < y.n; i++)
+		if (x.part[i] != y.part[i])
+			return true;
+	return false;
+}
+
 int version_strcmp(const char *a, const char *b)
 {
 	struct version va, vb;

@@ -23,6 +23,11 @@ int version_cmp(const struct version *a, const struct version *b);
 int version_cmp_parts(const struct version *a, const struct version *b, int parts);
 /* Compare two version strings; unparsable strings sort first. */
 int version_strcmp(const char *a, const char *b);
+/* Whether two version strings name different releases: they differ in a number both give.
+ * "13.0" and "13.0.88" are one release (libnvrtc-builtins.so.13.0 and libnvrtc 13.0.88; CUDA 10.1's
+ * cuBLAS is libcublas.so.10), "10.0" and "10.1" are two. Strings that do not parse differ when they
+ * are not equal. */
+bool version_other_release(const char *a, const char *b);
 /* Format into buf as "a.b[.c[.d]]" with parts given (at least v->n); returns buf. */
 char *version_format(const struct version *v, char *buf, size_t n);
 /* Find a driver-style version (3 digits '.' 2-3 digits ['.' 2 digits]) inside free text, e.g.

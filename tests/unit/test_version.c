@@ -28,6 +28,18 @@ static void parses_dotted_numbers(void **state)
 	assert_false(version_parse_n("12.4x", 5, &v));
 }
 
+static void tells_other_releases(void **state)
+{
+	(void)state;
+	assert_false(version_other_release("13.0", "13.0.88")); /* a prefix is the same release */
+	assert_false(version_other_release("10", "10.1"));
+	assert_true(version_other_release("10.0", "10.1"));
+	assert_true(version_other_release("11.dll", "12.dll"));
+	assert_true(version_other_release("9.1.0.70", "9.19.0.56"));
+	assert_false(version_other_release("x", "x")); /* unparsable: equal strings */
+	assert_true(version_other_release("x", "y"));
+}
+
 static void compares_numerically(void **state)
 {
 	(void)state;
@@ -76,6 +88,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_dotted_numbers),
+		cmocka_unit_test(tells_other_releases),
 		cmocka_unit_test(compares_numerically),
 		cmocka_unit_test(finds_driver_version_in_text),
 		cmocka_unit_test(decodes_cuda_ints),
