@@ -270,7 +270,8 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 		add_problem(ctx, fw, why);
 	}
 	fill_from_kb(ctx, fw);
-	fw->gpu_build = fw->cuda != NULL;
+	/* tensorflow-gpu was the CUDA package until 2.11; releases before 1.x wrote no build_info.py */
+	fw->gpu_build = fw->cuda != NULL || strcmp(w->name, "tensorflow-gpu") == 0;
 }
 
 static void ort_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
@@ -324,8 +325,8 @@ static bool paddle_none(const char *v)
 	return !v || !*v || strcasecmp(v, "False") == 0 || strcasecmp(v, "None") == 0;
 }
 
-/* paddle/version/__init__.py (written by Paddle's setup.py): cuda_version = '11.7' and
- * cudnn_version = '8.4.1', both 'False' in the CPU package. Unreadable, the distribution still
+/* paddle/version/__init__.py (written by Paddle's setup.py; paddle/version.py before 2.5):
+ * cuda_version = '11.7' and cudnn_version = '8.4.1', both 'False' in the CPU package. Unreadable, the distribution still
  * tells: paddlepaddle is the CPU package, paddlepaddle-gpu the CUDA one, whose 2.x versions carry
  * the CUDA as ".postXYZ" (2.5.1.post117: CUDA 11.7). */
 static void paddle_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env, struct py_framework *fw,
@@ -336,7 +337,12 @@ static void paddle_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 	const char *file = "paddle/version/__init__.py";
 	struct span s;
 	const char *why;
-	if (read_module(ctx, fw, "version/__init__.py", &s, &why)) {
+	bool found = read_module(ctx, fw, "version/__init__.py", &s, &why);
+	if (!found && read_module(ctx, fw, "version.py", &s, &why)) {
+		found = true;
+		file = "paddle/version.py";
+	}
+	if (found) {
 		bool present;
 		const char *cuda = str_value(ctx, fw, s, file, "cuda_version", &present);
 		if (present && paddle_none(cuda)) {

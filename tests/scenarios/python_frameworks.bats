@@ -356,6 +356,30 @@ system_cudnn_on_path() {
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0] | .cuda + " " + .cuda_source')" = "11.2 wheel version tag" ]
 }
 
+# Older layouts: torch before 1.5 had one libtorch.so with the CUDA code (no libtorch_cuda.so),
+# PaddlePaddle before 2.5 wrote paddle/version.py, TensorFlow before 1.x no build_info.py
+@test "torch 1.4's libtorch.so, PaddlePaddle 2.x's paddle/version.py, tensorflow-gpu without build_info.py" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_cu13_wheels "$site"
+	mkpy_torch "$site" 1.4.0 13.0
+	local c=$MKPY_CUDA/lib
+	rm "$site/torch/lib/libtorch_cuda.so"
+	mkpy_so "$site/torch/lib/libtorch.so" '$ORIGIN/../../nvidia/cu13/lib:$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN' \
+		"$c/libcudart.so.13" "$c/libcublas.so.13" "$c/libcudnn.so.9"
+	mkpy_dist "$site" paddlepaddle_gpu 2.1.2
+	mkdir -p "$site/paddle"
+	printf "full_version    = '2.1.2'\ncuda_version    = '10.2'\ncudnn_version   = '7.6.5'\n" >"$site/paddle/version.py"
+	mkpy_dist "$site" tensorflow_gpu 0.12.1
+	mkdir -p "$site/tensorflow"
+	echo '# synthetic' >"$site/tensorflow/__init__.py"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	env='.inventory.python.environments[] | select(.prefix=="/home/u/venv")'
+	[ "$(echo "$output" | jq -r "$env"' | .frameworks[] | select(.package=="torch") | .libraries[] | select(.name=="libcudart.so.13") | .via')" = "NEEDED of /home/u/venv/lib/python3.11/site-packages/torch/lib/libtorch.so" ]
+	[ "$(echo "$output" | jq -r "$env"' | .frameworks[] | select(.package=="paddlepaddle-gpu") | .cuda + " " + .cudnn + " " + .cuda_source')" = "10.2 7.6.5 paddle/version.py" ]
+	[ "$(echo "$output" | jq -r "$env"' | .frameworks[] | select(.package=="tensorflow-gpu") | .gpu_build')" = true ]
+}
+
 # onnxruntime and onnxruntime-gpu share onnxruntime/: the CPU one installed last hides the CUDA provider
 @test "onnxruntime next to onnxruntime-gpu: framework-cpu-build from check; the CPU package alone is no finding" {
 	site=$(mkpy_venv "$R" /home/u/venv 3.11)

@@ -339,9 +339,11 @@ static void ptx_isa_and_framework_loads(void **state)
 	assert_string_equal(kb_ptx_isa(7, 8)->cuda, "11.8");
 	assert_null(kb_ptx_isa(99, 0));
 	const struct kb_framework_load *l[4];
-	assert_int_equal(kb_framework_loads("torch", l, 4), 1);
+	/* the object of today's wheels first, then torch < 1.5's single libtorch.so */
+	assert_int_equal(kb_framework_loads("torch", l, 4), 2);
 	assert_string_equal(l[0]->object, "torch/lib/libtorch_cuda.so");
 	assert_string_equal(l[0]->how, "needed");
+	assert_string_equal(l[1]->object, "torch/lib/libtorch.so");
 	assert_int_equal(kb_framework_loads("tensorflow", l, 4), 1);
 	assert_string_equal(l[0]->how, "dlopen");
 	assert_int_equal(kb_framework_loads("caffe", l, 4), 0);
