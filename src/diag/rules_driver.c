@@ -14,11 +14,27 @@
 #define REF_MINOR "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 #define REF_DRIVERS "https://www.nvidia.com/Download/index.aspx"
 
+/* Whether path lies in a toolkit's compat directory (/usr/local/cuda-12.8/compat/libcuda.so.1): the
+ * forward-compatibility libcuda CUDA images ship is part of the toolkit, not the driver's user space
+ * (it works only over a kernel module). */
+static bool in_compat_dir(const struct driver_info *drv, const char *path)
+{
+	if (!path)
+		return false;
+	for (size_t i = 0; i < drv->n_compat_dirs; i++) {
+		size_t n = strlen(drv->compat_dirs[i]);
+		if (strncmp(path, drv->compat_dirs[i], n) == 0 && path[n] == '/')
+			return true;
+	}
+	return strstr(path, "/compat/libcuda.so") || strstr(path, "/compat/lib/libcuda.so") ||
+	       strstr(path, "/compat/lib.real/libcuda.so");
+}
+
 static bool has_real_libcuda(const struct inventory *inv)
 {
 	for (size_t i = 0; i < inv->n_libs; i++)
 		if (strcmp(inv->libs[i].component, "libcuda") == 0 && !inv->libs[i].is_stub &&
-		    !inv->libs[i].broken_link)
+		    !inv->libs[i].broken_link && !in_compat_dir(&inv->driver, inv->libs[i].path))
 			return true;
 	return false;
 }
@@ -109,20 +125,6 @@ static void check_off_path(struct diag_ctx *d, const struct rule *self)
 		finding_evidence(f, "kernel module: %s", drv->kernel_version ? drv->kernel_version : drv->module_version);
 	finding_fix(f, "%s", dd->fix);
 	finding_fix(f, "cudx why libcuda.so.1   # every place the loader looks");
-}
-
-/* Whether path lies in a toolkit's compat directory (/usr/local/cuda-12.8/compat/libcuda.so.1). */
-static bool in_compat_dir(const struct driver_info *drv, const char *path)
-{
-	if (!path)
-		return false;
-	for (size_t i = 0; i < drv->n_compat_dirs; i++) {
-		size_t n = strlen(drv->compat_dirs[i]);
-		if (strncmp(path, drv->compat_dirs[i], n) == 0 && path[n] == '/')
-			return true;
-	}
-	return strstr(path, "/compat/libcuda.so") || strstr(path, "/compat/lib/libcuda.so") ||
-	       strstr(path, "/compat/lib.real/libcuda.so");
 }
 
 static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self)

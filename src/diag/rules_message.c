@@ -76,6 +76,14 @@ static bool gpu_nodes(const struct inventory *inv)
 	return false;
 }
 
+/* A container on WSL (Docker Desktop, or Docker inside a WSL distribution): the NVIDIA runtime
+ * mounts the Windows driver's libcuda.so.1 into it when the compute capability is asked for. /dev/dxg
+ * without any libcuda.so.1 is a container started without it, not a WSL search-path problem. */
+static bool wsl_container_without_libcuda(const struct inventory *inv)
+{
+	return inv->system.container && inv->driver.wsl && !inv->driver.libcuda_path && !inv->driver.libcuda_off_path;
+}
+
 /* A container with no GPU device nodes: "no device" and "no driver" messages there mean the
  * container was started without the GPUs. */
 static void check_container(struct diag_ctx *d, const struct rule *self)
@@ -84,14 +92,20 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 	static const struct machine_side seen = {
 		"/dev/nvidia0", "this is a container (/.dockerenv, /run/.containerenv, /run/systemd/container or a Kubernetes service account) without /dev/nvidia0, /dev/nvidia1, ..."
 	};
-	emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
+	static const struct machine_side seen_wsl = {
+		"libcuda.so.1", "this is a container on WSL (/dev/dxg) without the driver's libcuda.so.1, which the NVIDIA runtime mounts in for the compute capability"
+	};
+	if (wsl_container_without_libcuda(inv))
+		emit(d, self, &seen_wsl);
+	else
+		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }
 
 static void check_wsl(struct diag_ctx *d, const struct rule *self)
 {
 	static const struct machine_side seen = { "/usr/lib/wsl/lib",
 						  "this system is WSL (/usr/lib/wsl/lib or /dev/dxg present)" };
-	emit(d, self, d->inv->driver.wsl ? &seen : NULL);
+	emit(d, self, d->inv->driver.wsl && !wsl_container_without_libcuda(d->inv) ? &seen : NULL);
 }
 
 /* A CPU-only package of a framework other than PyTorch (whose own finding is torch-cpu-build), and

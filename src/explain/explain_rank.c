@@ -419,6 +419,11 @@ static enum support library_support(struct arena *a, const struct explain_machin
 				lib, res->path);
 		return SUPPORT_CONTRADICTS;
 	}
+	if (wrong_major && res->other_major) { /* the Windows search saw another major */
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "%s is not installed here; another major is: %s", lib, res->other_major));
+		return SUPPORT_CONFIRMS;
+	}
 	if (wrong_major) {
 		const struct lib_file *o = other_major(m->inv, lib);
 		if (!o)
@@ -666,6 +671,25 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			for (size_t i = 0; i < r->n_causes; i++)
 				if (rank[i] == 0 && strcmp(r->causes[i].def->finding, "container-no-gpu") == 0)
 					rank[i] = -1;
+		/* a container that shows no driver at all (check's mild no-driver: neither the module's
+		 * /proc entries nor the driver's libcuda, which the NVIDIA runtime mounts in with the
+		 * devices) was started without the GPU: that goes before installing a driver */
+		if (m->inv->system.container)
+			for (size_t i = 0; i < r->n_causes; i++) {
+				const struct finding *nd = r->causes[i].finding;
+				if (!nd || strcmp(nd->id, "no-driver") != 0 || nd->severity != SEV_INFO)
+					continue;
+				for (size_t k = 0; k < r->n_causes; k++)
+					if (rank[k] > 1 && rank[k] < 3 &&
+					    strcmp(r->causes[k].def->finding, "container-no-gpu") == 0) {
+						rank[k] = 1;
+						push_str(a, &r->causes[k].evidence, &r->causes[k].n_evidence,
+							 &r->causes[k].cap_evidence,
+							 "this is a container (/.dockerenv, /run/.containerenv ...) that shows "
+							 "neither the driver's /proc entries nor its libcuda.so.1, which the "
+							 "NVIDIA runtime mounts in with the GPU");
+					}
+			}
 		/* a kernel module that is not loaded stops every CUDA call before any version matters:
 		 * confirmed, it goes before the other confirmed causes (a driver too old for the runtime
 		 * cannot be judged while none runs; set 15: Secure Boot behind "Insufficient driver").

@@ -57,6 +57,9 @@ struct explain_resolution {
 			     * program can run in, so "not found" there means something even when it
 			     * shows nothing of the GPU stack */
 	const char *loader; /* who searched, for the evidence: "ld.so", "Windows"; NULL: "ld.so" */
+	/* a copy of the same library with another major that the search saw ("cudart64_91.dll in
+	 * C:\...\v9.1\bin (PATH entry 1)" when cudart64_80.dll was wanted), or NULL */
+	const char *other_major;
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */

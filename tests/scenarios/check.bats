@@ -371,6 +371,26 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	has_finding driver-userspace-mismatch
 }
 
+# CUDA images ship the forward-compatibility libcuda under /usr/local/cuda-X/compat; in a container
+# started without the GPU it is all the tree has of libcuda, and it is no installed driver
+@test "a container whose only libcuda is the image's cuda-compat copy: no driver of its own (info), not a kernel module that failed" {
+	local compat=/usr/local/cuda-11.7/compat
+	mkdir -p "$root/usr/local/cuda-11.7/include" "$root/$compat"
+	touch "$root/usr/local/cuda-11.7/include/cuda.h" "$root/.dockerenv"
+	fake_lib "$root" "$compat/libcuda.so.515.65.01" libcuda.so.1
+	ln -s libcuda.so.515.65.01 "$root/$compat/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding no-driver
+	[ "$(finding_severity no-driver)" = info ]
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "nvidia-smi: command not found"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-no-gpu ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"shows neither the driver's /proc entries nor its libcuda.so.1"* ]]
+	# the same tree outside a container: no driver is the cause
+	rm "$root/.dockerenv"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "nvidia-smi: command not found"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+}
+
 @test "driver 390 with a CUDA 9.2 runtime: driver-too-old from Table 3's pre-10.0 rows, without 11.x-only advice" {
 	# CUDA 9.x reports still arrive; before CUDA 10.0 the tables ended and such a driver "supported
 	# no known CUDA". 9.2 needs 396.26 (9.2.148: 396.37); 9.x has no minor-version compatibility and

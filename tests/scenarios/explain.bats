@@ -321,6 +321,16 @@ win_cudnn_tree() {
 	[ "$(cause_conf cudnn-zlibwapi-missing)" != high ]
 }
 
+# A DLL of one CUDA major wanted while the search path holds another's (CUDA 11.8's on PATH, a
+# program built for 12): the Windows search's other majors confirm dll-wrong-major
+@test "Windows tree with CUDA 11.8 on PATH, cublasLt64_12.dll not found: dll-wrong-major first, the 11 copy as evidence" {
+	win_cudnn_tree
+	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=C:\\Windows\\system32;C:\\Windows;$cuda11\\bin"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "Could not locate cublasLt64_12.dll. Please make sure it is in your library path!"
+	[ "$(first_cause)" = "dll-wrong-major high" ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"another major is: cublasLt64_11.dll in $cuda11\\bin (PATH entry 3)"* ]]
+}
+
 @test "Windows tree with an older cublasLt64_11.dll first on PATH: error 127 is dll-proc-not-found, confirmed" {
 	win_cudnn_tree
 	wintree_put "$R" "$cudnn_bin" x64/zlibwapi.dll
@@ -666,4 +676,68 @@ GPU is NOT AVAILABLE"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-visible-devices-hides ]
 	explain_here "Your GPU does not support Int8 Matmul!"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+}
+
+# On WSL the NVIDIA runtime mounts the Windows driver's libcuda.so.1 into a container when the
+# compute capability is asked for: a container with /dev/dxg and no libcuda was started without it
+@test "libcuda.so.1 not found in a container on WSL (/dev/dxg, no libcuda): container-no-gpu; on WSL itself: wsl-libcuda" {
+	mkdir -p "$root/dev"
+	: >"$root/dev/dxg"
+	: >"$root/.dockerenv"
+	explain_here "ImportError: libcuda.so.1: cannot open shared object file"
+	[ "$(first_cause)" = "container-no-gpu high" ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"container on WSL (/dev/dxg) without the driver's libcuda.so.1"* ]]
+	rm "$root/.dockerenv"
+	explain_here "ImportError: libcuda.so.1: cannot open shared object file"
+	[ "$(first_cause)" = "wsl-libcuda high" ]
+}
+
+# More tools' sentences that name the cause class: nvidia-docker 1.x's CUDA check, libsolv's
+# conflicting pytorch-cuda, nvprof's CUPTI path, CMake's architecture check, pip's CPU packages,
+# TensorRT's engine serialisation version, a gdb frame inside a CUDA library, nvcc's unknown
+# option, a missing CUDA include directory, an undefined symbol retold without its colon
+@test "nvidia-docker's 'unsupported CUDA version', libsolv's pytorch-cuda conflict, TensorRT's version tag, gdb frames in CUDA libraries, nvcc's unknown option" {
+	explain_here "nvidia-docker | 2017/11/21 00:48:39 Error: unsupported CUDA version: driver 8.0 < image 9.0.176"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	explain_here "info     libsolv  conflicting pytorch-cuda-11.6-h867d48c_1 (assertion)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = conda-cuda-virtual-package ]
+	explain_here "  └─ __cuda =* *, which is missing on the system;"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = conda-cuda-virtual-package ]
+	explain_here "======== Warning: The path to CUPTI and CUDA Injection libraries might not be set in LD_LIBRARY_PATH."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	explain_here "  CMAKE_CUDA_ARCHITECTURES must be valid if set."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-toolkit-not-found ]
+	explain_here "paddlepaddle==3.1.0"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+	explain_here "paddlepaddle-gpu==3.1.0"
+	[ "$(jq -r '.causes | length' <<<"$output")" = 0 ]
+	explain_here "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReaderInitCommon::46] Error Code 1: Serialization (Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 236, Serialized Engine Version: 237)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-shadowed ]
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"serialised by another TensorRT release"* ]]
+	explain_here "#0  0x00007fff8041079b in cublasSetStream_v2 () from /env/lib/python3.10/site-packages/nvidia/cublas/lib/libcublas.so.12"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = pip-nvidia-shadowed ]
+	explain_here "#0  0x00005555 in main () from /usr/lib/libfoo.so.1"
+	[ "$(jq -r '.causes | length' <<<"$output")" = 0 ]
+	explain_here "nvcc fatal   : Unknown option '-generate-dependencies-with-compile'"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvcc-framework-mismatch ]
+	explain_here "meson.build:10:4: ERROR: Include dir /usr/include/cuda does not exist."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-toolkit-not-found ]
+	explain_here "undefined symbol ncclCommRegister"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-symbol-version-missing ]
+	explain_here "the word undefined symbol in prose"
+	[ "$(jq -r '.causes | length' <<<"$output")" = 0 ]
+	explain_here "The first epoch takes several minutes on the V100, later ones seconds"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
+	explain_here "CUDA initialization failure"
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = no-driver,container-no-gpu,driver-too-old ]
+}
+
+# NVML's "Driver Not Loaded" on WSL is a Linux libnvidia-ml ahead of the one Windows provides
+@test "NVML error 9 (driver not loaded) on WSL: wsl-libcuda, confirmed; elsewhere no-driver" {
+	explain_here "gpu.go:39: CUDA not detected: nvml vram init failure: 9"
+	[ "$(jq -r '[.causes[].id] | index("wsl-libcuda") != null' <<<"$output")" = true ]
+	[ "$(jq -r '.causes[0].id' <<<"$output")" != wsl-libcuda ]
+	mkdir -p "$root/usr/lib/wsl/lib"
+	explain_here "gpu.go:39: CUDA not detected: nvml vram init failure: 9"
+	[ "$(first_cause)" = "wsl-libcuda high" ]
 }
