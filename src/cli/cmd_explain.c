@@ -170,15 +170,17 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 		.inv = inv,
 		.check = fs,
 	};
+	/* no known message: what the target shows first, else the input's words (weak) */
+	if (scan.n_msgs == 0) {
+		struct explain_result *u = arena_calloc(ctx->arena, 1, sizeof *u);
+		explain_rank_unrecognised(ctx->arena, &m, cat, text, u);
+		if (u->n_causes || !explain_scan_cues(ctx->arena, cat, &scan))
+			rep.unrecognised = u;
+	}
 	rep.results = arena_calloc(ctx->arena, scan.n_msgs ? scan.n_msgs : 1, sizeof *rep.results);
 	rep.n_results = scan.n_msgs;
 	for (size_t i = 0; i < scan.n_msgs; i++)
 		explain_rank(ctx->arena, &m, &scan.msgs[i], &rep.results[i]);
-	if (scan.n_msgs == 0) {
-		struct explain_result *u = arena_calloc(ctx->arena, 1, sizeof *u);
-		explain_rank_unrecognised(ctx->arena, &m, cat, text, u);
-		rep.unrecognised = u;
-	}
 
 	if (ctx->opt->format == OUT_JSON) {
 		struct json_t *j = explain_render_json(ctx, &rep);

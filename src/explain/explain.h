@@ -48,6 +48,10 @@ struct explain_pattern_def {
 	int weight;           /* relevance in a log (higher first) and strength of its causes */
 	const char *form;     /* failure form ("not-found", "undefined-symbol" ...), NULL for a phrase or hint */
 	bool hint;            /* form column "hint": a fact about the environment, not a message */
+	bool cue;             /* form column "cue": words that speak only when nothing in the input is
+			       * a known message (src/explain/explain_scan.c: explain_scan_cues) */
+	bool gate;            /* form column "gate": a line's cues count only when a gate row matches it
+			       * too (words that say something went wrong); no causes of its own */
 	bool generic;         /* a failure class (data/explain_classes.tsv): yields to a tool's phrase on the line */
 	const char *text;     /* the pattern as written */
 	struct explain_pattern pat;
@@ -174,6 +178,9 @@ enum explain_fact_kind {
 	/* the environment the log shows (CUDA_VISIBLE_DEVICES set, a WSL path, a container): never a
 	 * message itself; it strengthens the causes of every message of the log that it names */
 	EXF_HINT,
+	/* words of a failure class (form "cue"): never a message itself; when the whole input holds
+	 * no known message, they make one, weak and said to come from words alone */
+	EXF_CUE,
 };
 
 /* A library as the message names it, classified. */
@@ -229,6 +236,7 @@ struct explain_message {
 	struct explain_candidate cands[EXPLAIN_MAX_CAUSES];
 	size_t n_cands;
 	size_t ctx_until;     /* scanning: takes context from lines up to this one */
+	bool from_words;      /* made of cue words only (explain_scan_cues): no known message form */
 };
 
 struct explain_scan {
@@ -240,6 +248,10 @@ struct explain_scan {
 	size_t dropped_msgs;   /* distinct messages beyond EXPLAIN_MAX_HITS */
 	struct explain_fact hints[EXPLAIN_MAX_HINTS]; /* one per hint row seen anywhere in the log */
 	size_t n_hints;
+	struct explain_fact cues[EXPLAIN_MAX_HINTS]; /* one per cue row seen anywhere, first line first */
+	size_t n_cues;
+	size_t cue_line_no;  /* the first line with a cue, and its text */
+	const char *cue_line;
 };
 
 /* The facts of one line (bounded: EXPLAIN_LINE_FACTS facts, their strings in buf). */
@@ -269,6 +281,10 @@ void explain_lib_classify(const struct explain_catalog *cat, const char *name, s
  * facts, each scored on its text alone (explain_score). */
 void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struct span text,
 		       struct explain_scan *out);
+/* When the input holds no known message but cue words of failure classes (form "cue"), make one
+ * message of them (the first such line, every cue as its facts) and score it; false when there
+ * was a message already or no cue. For text nothing else reads: weak, and said to be words. */
+bool explain_scan_cues(struct arena *a, const struct explain_catalog *cat, struct explain_scan *sc);
 /* Rank the causes the facts of m point to, on the text alone: fills m->cands, best first. */
 void explain_score(struct arena *a, const struct explain_catalog *cat, struct explain_message *m);
 /* The research category of the best cause of a message, or NULL when it has none. */

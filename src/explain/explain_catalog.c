@@ -261,8 +261,10 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 	}
 	d.weight = (int)wv;
 	d.hint = strcmp(form, "hint") == 0;
+	d.gate = strcmp(form, "gate") == 0;
+	d.cue = d.gate || strcmp(form, "cue") == 0;
 	d.generic = strcmp(file, "explain_classes.tsv") == 0;
-	if (d.hint)
+	if (d.hint || d.cue)
 		form = "";
 	if (*form && !known_form(form)) {
 		cat_error(a, cat, file, line_no, arena_printf(a, "unknown form '%s'", form));
@@ -292,7 +294,7 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		d.when_glob = eq + 1;
 	}
 	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes);
-	if (d.n_causes == 0 && !d.form) {
+	if (d.n_causes == 0 && !d.form && !d.gate) {
 		cat_error(a, cat, file, line_no, "a phrase without a known cause");
 		return;
 	}

@@ -585,17 +585,18 @@ static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 			continue;
 		if (d->when_key && !guard_holds(d, cap_get(caps, n, d->when_key)))
 			continue;
-		if (!d->generic && !d->form && !d->hint)
+		if (!d->generic && !d->form && !d->hint && !d->cue)
 			tool_phrase = true;
 		long at = d->pat.anchor ? explain_find_lc(L->lc, 0, d->pat.anchor, d->pat.anchor_len) : 0;
-		struct explain_fact *f = fact_new(L, d->hint ? EXF_HINT : d->form ? EXF_FORM : EXF_PHRASE, d->id, strlen(d->id));
+		struct explain_fact *f = fact_new(L, d->hint ? EXF_HINT : d->cue ? EXF_CUE : d->form ? EXF_FORM : EXF_PHRASE, d->id,
+						  strlen(d->id));
 		if (!f)
 			return;
 		f->pattern = d;
 		f->form = d->form;
 		if (d->form) {
 			form_subject(L, f, caps, n, at < 0 ? 0 : (size_t)at);
-		} else if (!d->hint) {
+		} else if (!d->hint && !d->cue) {
 			const char *named = cap_get(caps, n, "lib") ? cap_get(caps, n, "lib") : cap_get(caps, n, "dll");
 			if (named) { /* a phrase about a library interprets its failure itself */
 				explain_lib_classify(L->cat, named, &f->lib);

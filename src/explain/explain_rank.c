@@ -710,7 +710,8 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			if (rank[i] == pass)
 				sorted[n++] = r->causes[i];
 	memcpy(r->causes, sorted, n * sizeof sorted[0]);
-	if (r->n_causes && r->causes[0].conf == EXPLAIN_POSSIBLE)
+	/* words alone make no cause likely: they only order the possible ones */
+	if (r->n_causes && r->causes[0].conf == EXPLAIN_POSSIBLE && !msg->from_words)
 		r->causes[0].conf = EXPLAIN_LIKELY;
 	if (!machine || !machine_known(m))
 		return;

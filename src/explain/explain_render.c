@@ -44,6 +44,9 @@ const char *explain_fact_describe(struct arena *a, const struct explain_fact *f)
 	case EXF_HINT:
 		s = arena_printf(a, "environment \"%s\"", f->pattern->id);
 		break;
+	case EXF_CUE:
+		s = arena_printf(a, "words \"%s\"", f->pattern->id);
+		break;
 	case EXF_VERSION:
 		s = arena_printf(a, "%s %s%s%s", f->what, f->value, f->role ? " " : "", f->role ? f->role : "");
 		break;
@@ -187,7 +190,7 @@ static void lib_json(json_t *o, const struct explain_lib *l)
 
 static json_t *fact_json(const struct explain_fact *f)
 {
-	static const char *const kinds[] = { "code", "library", "form", "phrase", "version", "arch", "hint" };
+	static const char *const kinds[] = { "code", "library", "form", "phrase", "version", "arch", "hint", "words" };
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(kinds[f->kind]));
 	json_object_set_new(o, "text", jstr(f->text));
@@ -215,6 +218,7 @@ static json_t *fact_json(const struct explain_fact *f)
 		break;
 	case EXF_PHRASE:
 	case EXF_HINT:
+	case EXF_CUE:
 		json_object_set_new(o, "pattern", json_string(f->pattern->id));
 		break;
 	case EXF_VERSION:

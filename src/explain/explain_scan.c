@@ -148,8 +148,31 @@ static void add_fact(struct arena *a, struct explain_message *m, const struct ex
 static void add_context(struct arena *a, struct explain_message *m, const struct explain_linefacts *lf)
 {
 	for (size_t i = 0; i < lf->n; i++)
-		if (lf->v[i].kind != EXF_LIB)
+		if (lf->v[i].kind != EXF_LIB && lf->v[i].kind != EXF_CUE)
 			add_fact(a, m, &lf->v[i], true);
+}
+
+/* The input's cues, one per row, and the first line that had one: only from lines a gate row
+ * matches too (words that say something went wrong: "the desktop is a black screen", not "the
+ * desktop runs at 4K"). */
+static void keep_cues(struct arena *a, struct explain_scan *out, const struct explain_linefacts *lf, struct span line)
+{
+	bool gated = false;
+	for (size_t i = 0; i < lf->n && !gated; i++)
+		gated = lf->v[i].kind == EXF_CUE && lf->v[i].pattern->gate;
+	for (size_t i = 0; gated && i < lf->n && out->n_cues < EXPLAIN_MAX_HINTS; i++) {
+		const struct explain_fact *f = &lf->v[i];
+		if (f->kind != EXF_CUE || f->pattern->gate || has_pattern(out->cues, out->n_cues, f->pattern))
+			continue;
+		struct explain_fact *d = &out->cues[out->n_cues++];
+		*d = *f;
+		d->text = dup_or_null(a, f->text);
+		if (!out->cue_line) {
+			out->cue_line_no = lf->line_no;
+			out->cue_line = arena_strndup(a, (const char *)line.p,
+						      line.n > EXPLAIN_SHOW_LINE ? EXPLAIN_SHOW_LINE : line.n);
+		}
+	}
 }
 
 static int msg_cmp(const void *x, const void *y)
@@ -182,7 +205,8 @@ static void take_line(struct arena *a, struct explain_scan *out, struct explain_
 	m->sig = sig;
 	m->line = arena_strndup(a, (const char *)line.p, line.n > EXPLAIN_SHOW_LINE ? EXPLAIN_SHOW_LINE : line.n);
 	for (size_t i = 0; i < lf->n; i++)
-		add_fact(a, m, &lf->v[i], false);
+		if (lf->v[i].kind != EXF_CUE)
+			add_fact(a, m, &lf->v[i], false);
 	m->n_own = m->n_facts;
 	/* the lines before it, oldest first */
 	for (size_t back = EXPLAIN_CONTEXT_LINES; back >= 1; back--) {
@@ -271,6 +295,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 				add_context(a, &out->msgs[i], lf);
 		take_line(a, out, ring, lf, shown);
 		keep_hints(a, out, lf);
+		keep_cues(a, out, lf, shown);
 	}
 	for (size_t i = 0; i < out->n_msgs; i++) {
 		struct explain_message *m = &out->msgs[i];
@@ -281,6 +306,25 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	}
 	if (out->n_msgs > 1)
 		qsort(out->msgs, out->n_msgs, sizeof out->msgs[0], msg_cmp);
+}
+
+bool explain_scan_cues(struct arena *a, const struct explain_catalog *cat, struct explain_scan *sc)
+{
+	if (sc->n_msgs || !sc->n_cues)
+		return false;
+	struct explain_message *m = ARENA_PUSH(a, sc->msgs, sc->n_msgs, sc->cap_msgs);
+	m->line_no = sc->cue_line_no;
+	m->count = 1;
+	m->sig = "words";
+	m->from_words = true;
+	m->line = sc->cue_line;
+	for (size_t i = 0; i < sc->n_cues; i++)
+		add_fact(a, m, &sc->cues[i], sc->cues[i].line_no != sc->cue_line_no);
+	m->n_own = m->n_facts;
+	for (size_t h = 0; h < sc->n_hints; h++)
+		add_fact(a, m, &sc->hints[h], true);
+	explain_score(a, cat, m);
+	return true;
 }
 
 const char *explain_message_category(const struct explain_message *m)

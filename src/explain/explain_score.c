@@ -79,7 +79,7 @@ static double strength(const struct explain_fact *f)
 			return strlen(f->text) >= 24 ? 8 : 6;
 		return 6;
 	}
-	if (f->kind == EXF_FORM || f->kind == EXF_PHRASE)
+	if (f->kind == EXF_FORM || f->kind == EXF_PHRASE || f->kind == EXF_CUE)
 		return f->pattern->weight / 100.0;
 	return 0;
 }
@@ -326,6 +326,10 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 		} else if (f->kind == EXF_PHRASE) {
 			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
 				    arena_printf(a, "\"%s\" (%s)", f->text, f->pattern->source));
+		} else if (f->kind == EXF_CUE) {
+			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
+				    arena_printf(a, "the words \"%s\" (%s); no known message form", f->text,
+						 f->pattern->source));
 		}
 	}
 	/* the environment the log shows strengthens the causes the messages already have */

@@ -741,3 +741,29 @@ GPU is NOT AVAILABLE"
 	explain_here "gpu.go:39: CUDA not detected: nvml vram init failure: 9"
 	[ "$(first_cause)" = "wsl-libcuda high" ]
 }
+
+# Text that holds no known message but words of a failure class: one weak message made of those
+# words (kind "words", low confidence); never added to a known message; a target with findings
+# of its own is read first
+@test "no known message, only words: causes from the words, low; a known message keeps its own; the target's findings come first" {
+	explain_here "After the kernel update my CUDA programs fail since dkms printed something"
+	[ "$(jq -r '.facts | map(.kind) | unique | join(",")' <<<"$output")" = words ]
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "no-driver low" ]
+	[[ "$(jq -r '.causes[0].because' <<<"$output")" == *"no known message form"* ]]
+	explain_here "hello world, the weather is fine"
+	[ "$(jq -r '.causes | length' <<<"$output")" = 0 ]
+	# words without anything gone wrong on their line stay silent
+	explain_here "dkms built the module for the new kernel"
+	[ "$(jq -r '.causes | length' <<<"$output")" = 0 ]
+	# a known message: the words of the same input add nothing to it
+	explain_here "docker: CUDA driver version is insufficient for CUDA runtime version"
+	[ "$(jq -r '[.facts[] | select(.kind == "words")] | length' <<<"$output")" = 0 ]
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	# a target whose check has an error: that is read before the words
+	[ -r "$CUDA13/lib/stubs/libcuda.so" ] || skip_fixture "needs the CUDA 13 toolkit's stub libcuda"
+	add_cuda13 "$root" stubs
+	echo "LD_LIBRARY_PATH=/usr/local/cuda-13.0/lib/stubs" >"$env_file"
+	explain_here "After the kernel update my CUDA programs fail since dkms printed something"
+	[ "$(jq -r '.recognised' <<<"$output")" = false ]
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = stub-libcuda,ld-library-path-stubs ]
+}
