@@ -270,6 +270,21 @@ static void judge_not_found(struct diag_ctx *d, const struct edge_ctx *e, const 
 		if (c)
 			finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}", path_dirname(a, c->path));
 		finding_fix(f, "or relink %s without -z nodefaultlib", r->from ? path_basename(r->from) : "the program");
+	} else if (L->own_glibc && (stale || elsewhere)) {
+		/* a program with its own glibc (Nix, Guix, /opt): the system's cache and directories are
+		 * not its loader's, whatever ldconfig says */
+		const struct loader_copy *c = stale ? stale : elsewhere;
+		f = rule_emit(d, not_found, "%s is at %s, outside the search of a program with its own glibc (%s)%s", name,
+			      c->path, L->own_glibc, nb);
+		finding_cause(f, "%s's interpreter %s reads %s/etc/ld.so.cache and searches %s/lib: the system's "
+				 "/etc/ld.so.cache and default directories, where %s is, are not its loader's (a Nix- or "
+				 "Guix-built program, or one linked against a glibc in /opt).",
+			      r->from ? r->from : "the program", L->interp_path, L->own_glibc, L->own_glibc,
+			      path_dirname(a, c->path));
+		finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}", path_dirname(a, c->path));
+		finding_fix(f, "for the NVIDIA driver's libraries under Nix: run the program through nixGL, or LD_PRELOAD "
+			       "the host's libcuda.so.1");
+		where = c->path;
 	} else if (stale) {
 		/* the library is there, the cache is not: the load fails (an error), and the scan of
 		 * the ld.so.conf directories reports the stale cache itself (ldcache-stale) */

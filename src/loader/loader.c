@@ -271,6 +271,8 @@ static void load_interp(struct loader *L, const struct loader_object *first)
 	if (!path)
 		return;
 	L->interp_path = path;
+	if (first && first->elf.interp)
+		loader_use_interp(L, path);
 	struct opened op;
 	try_open(L, path, &op);
 	if (op.verdict != LOADER_OK) {

@@ -148,6 +148,11 @@ struct loader {
 	 * object's PT_INTERP, or the machine's default when the first object is a library. */
 	const char *interp_path;
 	struct loader_object *interp; /* NULL when the tree lacks it */
+	const char *own_glibc;  /* the prefix of a program interpreter outside the system's
+				 * directories (/nix/store/...-glibc-2.33), whose cache and
+				 * directories are searched instead; else NULL */
+	const char **system_dirs; /* with own_glibc: the system's default directories it does not search */
+	size_t n_system_dirs;
 	const char *no_libc;    /* the tree has no C library (its interpreter is missing): why; else NULL */
 	bool interp_tried;
 	void *objects_priv;     /* lookup tables (loader.c) */
@@ -170,6 +175,9 @@ struct loader_tree {
 	const char *error;         /* the file itself could not be read */
 };
 
+/* A program interpreter outside the system's directories (Nix's, Guix's, a glibc in /opt): the
+ * cache and default directories become that glibc's own (src/loader/loader_defaults.c). */
+void loader_use_interp(struct loader *L, const char *interp);
 /* Set up the rules from cfg (copied) and read the cache. Never fails: problems are noted. */
 void loader_init(struct loader *L, struct arena *a, const struct loader_config *cfg);
 /* Open the main object (an executable or a library treated as the program, whose RPATH then

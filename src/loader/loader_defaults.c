@@ -167,6 +167,57 @@ static void load_cache(struct loader *L)
 	*c->memo = m;
 }
 
+/* A program whose PT_INTERP is not the system's (/lib64/ld-linux-x86-64.so.2, /lib/<triple>/...)
+ * runs under another glibc: Nix's and Guix's store, a glibc built into /opt. That ld.so reads the
+ * cache and searches the default directories of its own prefix (${prefix}/etc/ld.so.cache,
+ * ${prefix}/lib), never /etc/ld.so.cache or /usr/lib: a host driver in /usr/lib64/nvidia is out
+ * of its reach (formats.md 2.6; Nix's "Can't open cache file /nix/store/...-glibc-2.33/etc/
+ * ld.so.cache"). Returns the prefix, or NULL for a system interpreter. */
+static const char *interp_prefix(struct arena *a, const char *interp)
+{
+	static const char *const system_dirs[] = { "/lib", "/lib64", "/lib32", "/libx32", "/usr/lib", "/usr/lib64" };
+	const char *slash = strrchr(interp, '/');
+	if (!slash || slash == interp)
+		return NULL;
+	size_t dir_len = (size_t)(slash - interp);
+	for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; i++) {
+		size_t n = strlen(system_dirs[i]);
+		if (strncmp(interp, system_dirs[i], n) != 0)
+			continue;
+		/* the directory itself, or one multiarch directory below it (/lib/x86_64-linux-gnu) */
+		if (dir_len == n || (interp[n] == '/' && !memchr(interp + n + 1, '/', dir_len - n - 1)))
+			return NULL;
+	}
+	/* ${prefix}/lib/ld-linux-x86-64.so.2 (or lib64, lib/<triple>): the last "/lib" of the path */
+	const char *lib = NULL;
+	for (const char *p = interp; (p = strstr(p, "/lib")) && p < slash; p++)
+		lib = p;
+	if (!lib || lib == interp)
+		return NULL;
+	return arena_strndup(a, interp, (size_t)(lib - interp));
+}
+
+void loader_use_interp(struct loader *L, const char *interp)
+{
+	struct loader_config *c = &L->cfg;
+	const char *prefix = interp ? interp_prefix(L->a, interp) : NULL;
+	if (!prefix)
+		return;
+	L->system_dirs = c->default_dirs;
+	L->n_system_dirs = c->n_default_dirs;
+	const char **d = arena_calloc(L->a, 2, sizeof *d);
+	d[0] = arena_printf(L->a, "%s/lib", prefix);
+	c->default_dirs = d;
+	c->n_default_dirs = 1;
+	c->cache_path = arena_printf(L->a, "%s/etc/ld.so.cache", prefix);
+	L->have_cache = false;
+	L->cache_problem = NULL;
+	memset(&L->cache, 0, sizeof L->cache);
+	L->own_glibc = prefix;
+	if (!c->inhibit_cache)
+		load_cache(L);
+}
+
 void loader_defaults(struct loader *L)
 {
 	struct loader_config *c = &L->cfg;

@@ -119,6 +119,8 @@ void loader_why_copies(struct loader *L, struct loader_why *w, const char *const
 			scan_dir(&sc, path_dirname(L->a, r->cands[i].path));
 	for (size_t i = 0; i < L->cfg.n_default_dirs; i++)
 		scan_dir(&sc, L->cfg.default_dirs[i]);
+	for (size_t i = 0; i < L->n_system_dirs; i++) /* a program with its own glibc: the system's */
+		scan_dir(&sc, L->system_dirs[i]);
 	for (size_t i = 0; i < w->n_conf_dirs; i++)
 		scan_dir(&sc, w->conf_dirs[i]);
 	size_t sl = strlen(sc.stem);

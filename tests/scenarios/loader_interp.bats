@@ -73,3 +73,30 @@ ids_count() { # ID -> how many findings have it
 	lacks_finding no-libc
 	has_finding no-driver
 }
+
+# A program with its own glibc (Nix's /nix/store/...-glibc/lib/ld-linux-x86-64.so.2, Guix, /opt):
+# that ld.so reads its own prefix's etc/ld.so.cache and searches its own lib, never the system's
+@test "why, a program whose interpreter is another glibc's: the system's directories are not searched, and the finding says so" {
+	root=$(mkroot)
+	env_file="$root.env"
+	: >"$env_file"
+	local g=/opt/glibc-2.39
+	mkdir -p "$root$g/lib" "$root/opt/app/bin"
+	hostfile "/$MULTIARCH/ld-linux-x86-64.so.2" "$root$g/lib/ld-linux-x86-64.so.2"
+	hostfile "/$MULTIARCH/libc.so.6" "$root$g/lib/libc.so.6"
+	fake_lib "$root" "$MULTIARCH/libcudx_probe_dep.so.1" libcudx_probe_dep.so.1
+	src="$BATS_TEST_TMPDIR/app.c"
+	echo 'int main(void) { return 0; }' >"$src"
+	cc -o "$root/opt/app/bin/sysapp" "$src"
+	cc -o "$root/opt/app/bin/ownapp" "$src" -Wl,--dynamic-linker=$g/lib/ld-linux-x86-64.so.2 \
+		-Wl,--enable-new-dtags,-rpath,$g/lib
+	# the system's program finds the library in a default directory
+	run_strict "$CUDX" why --root "$root" --env "$env_file" --json libcudx_probe_dep.so.1 --from /opt/app/bin/sysapp
+	[ "$(jq -r '.resolved' <<<"$output")" = "/$MULTIARCH/libcudx_probe_dep.so.1" ]
+	# the one under its own glibc does not, and is told why
+	run_strict -1 "$CUDX" why --root "$root" --env "$env_file" --json libcudx_probe_dep.so.1 --from /opt/app/bin/ownapp
+	[ "$(jq -r '.resolved' <<<"$output")" = null ]
+	[[ "$(jq -r '.findings[] | select(.id == "lib-not-found") | .summary' <<<"$output")" == *"outside the search of a program with its own glibc ($g)"* ]]
+	[[ "$(jq -r '.findings[] | select(.id == "lib-not-found") | .fix | join("\n")' <<<"$output")" == *"LD_LIBRARY_PATH=/$MULTIARCH"* ]]
+	rm -rf "$root" "$env_file"
+}
