@@ -29,10 +29,14 @@ static const char *canon(struct cudx_ctx *ctx, const char *path)
 
 /* A Windows path from the environment ("C:\\Users\\u\\venv") as a path inside a root that is a
  * copied C: drive ("/Users/u/venv"); other paths unchanged. */
+/* A Windows path in the tree (the root is the C: drive, docs/windows.md); NULL for another drive,
+ * which the tree does not hold. */
 static const char *root_path(struct cudx_ctx *ctx, const char *p)
 {
 	if (ctx->os != OS_WINDOWS || !p || !p[0] || p[1] != ':')
 		return p;
+	if (p[0] != 'C' && p[0] != 'c')
+		return NULL;
 	char *q = arena_strdup(ctx->arena, p + 2);
 	for (char *c = q; *c; c++)
 		if (*c == '\\')
@@ -90,7 +94,8 @@ static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const cha
 static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py, const char *prefix,
 			      const char *kind, const char *origin, bool active)
 {
-	const char *c = canon(ctx, root_path(ctx, prefix));
+	const char *in_root = root_path(ctx, prefix);
+	const char *c = in_root ? canon(ctx, in_root) : prefix;
 	struct py_env *env = find_env(py, c);
 	if (env) {
 		env->active |= active;
@@ -105,6 +110,11 @@ static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py,
 	env->kind = kind;
 	env->origin = origin;
 	env->active = active;
+	if (!in_root) {
+		env->problem = arena_printf(ctx->arena, "%s is on drive %c:, which the analysed tree (the C: drive) does not hold",
+					    prefix, prefix[0]);
+		return env;
+	}
 	struct stat st;
 	int err = sysroot_stat(&ctx->root, c, &st);
 	if (err) {
@@ -169,8 +179,8 @@ static void from_path(struct cudx_ctx *ctx, struct python_inventory *py)
 	bool first = true;
 	for (size_t i = 0; i < n && i < 256; i++) {
 		dirs[i] = root_path(ctx, dirs[i]);
-		if (!dirs[i][0] || dirs[i][0] != '/')
-			continue; /* "" and relative entries depend on the cwd of the process */
+		if (!dirs[i] || !dirs[i][0] || dirs[i][0] != '/')
+			continue; /* another drive; "" and relative entries depend on the cwd of the process */
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
 			const char *exe = path_join(ctx->arena, dirs[i], names[k]);
 			if (!sysroot_exists(&ctx->root, exe))

@@ -328,7 +328,8 @@ static bool paddle_none(const char *v)
 /* paddle/version/__init__.py (written by Paddle's setup.py; paddle/version.py before 2.5):
  * cuda_version = '11.7' and cudnn_version = '8.4.1', both 'False' in the CPU package. Unreadable, the distribution still
  * tells: paddlepaddle is the CPU package, paddlepaddle-gpu the CUDA one, whose 2.x versions carry
- * the CUDA as ".postXYZ" (2.5.1.post117: CUDA 11.7). */
+ * the CUDA as ".postXYZ" (2.5.1.post117: CUDA 11.7) and 1.x the CUDA and cuDNN majors
+ * (1.5.1.post107: CUDA 10, cuDNN 7). */
 static void paddle_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env, struct py_framework *fw,
 			const struct py_wheel *w)
 {
@@ -359,7 +360,13 @@ static void paddle_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 	}
 	const char *post = fw->version ? strstr(fw->version, ".post") : NULL;
 	int digits = post ? atoi(post + 5) : 0;
-	if (!fw->cuda && digits >= 100 && digits < 1000) {
+	bool one_x = fw->version && (strncmp(fw->version, "1.", 2) == 0 || strncmp(fw->version, "0.", 2) == 0);
+	if (!fw->cuda && one_x && digits >= 70 && digits < 1000) {
+		/* 1.x: .post{CUDA major}{cuDNN major} (1.5.1.post107: CUDA 10.0, cuDNN 7; post97: 9.0) */
+		fw->cuda = arena_printf(ctx->arena, "%d.0", digits / 10);
+		fw->cudnn = fw->cudnn ? fw->cudnn : arena_printf(ctx->arena, "%d", digits % 10);
+		fw->cuda_source = "wheel version tag";
+	} else if (!fw->cuda && digits >= 100 && digits < 1000) {
 		fw->cuda = arena_printf(ctx->arena, "%d.%d", digits / 10, digits % 10);
 		fw->cuda_source = "wheel version tag";
 	}

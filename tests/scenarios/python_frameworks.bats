@@ -235,6 +235,20 @@ system_cudnn_on_path() {
 	[[ "$output" == *"no CUDA build information"* ]]
 }
 
+# The tree of a Windows machine is its C: drive: an environment on D: is not in it, and is not
+# read from the same path on C: either
+@test "Windows: a Python environment on another drive is named as outside the tree, not read from C:" {
+	mkdir -p "$R/Windows/System32" "$R/software/env/Lib/site-packages"
+	mkpy_dist "$R/software/env/Lib/site-packages" torch 2.3.1+cu118
+	: >"$R.env"
+	run_strict "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --python 'D:\software\env' --json
+	env='.inventory.python.environments[] | select(.prefix == "D:\\software\\env")'
+	[ "$(echo "$output" | jq -r "$env | .problem")" = 'D:\software\env is on drive D:, which the analysed tree (the C: drive) does not hold' ]
+	[ "$(echo "$output" | jq -r "[$env | .frameworks[]?] | length")" = 0 ]
+	run_strict "$CUDX" check --no-probe --os windows --root "$R" --env "$R.env" --python 'C:\software\env' --json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix == "/software/env") | .frameworks[0].package')" = torch ]
+}
+
 @test "TensorFlow 2.15 on native Windows: tf-windows-native-gpu; 2.10 is fine" {
 	mkdir -p "$R/Windows/System32" "$R/Python311/Lib/site-packages"
 	site="$R/Python311/Lib/site-packages"
@@ -354,6 +368,11 @@ system_cudnn_on_path() {
 	mkpy_dist "$site" paddlepaddle_gpu 2.4.2.post112
 	check_json
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0] | .cuda + " " + .cuda_source')" = "11.2 wheel version tag" ]
+	# 1.x tags name the CUDA and cuDNN majors: post107 is CUDA 10.0 with cuDNN 7, not 10.7
+	rm -r "$site"/paddlepaddle_gpu-2.4.2.post112.dist-info
+	mkpy_dist "$site" paddlepaddle_gpu 1.5.1.post107
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[0] | .cuda + " " + .cudnn')" = "10.0 7" ]
 }
 
 # Older layouts: torch before 1.5 had one libtorch.so with the CUDA code (no libtorch_cuda.so),
