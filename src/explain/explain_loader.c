@@ -57,16 +57,18 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 	for (size_t i = 0; i < r->n_cands && out->n_tried < 16; i++)
 		out->tried[out->n_tried++] = arena_printf(a, "tried %s (%s): %s", r->cands[i].dir, r->cands[i].origin,
 							  win_cand_result_name(r->cands[i].result));
-	/* another major in a directory the search went through: the program sees that CUDA and wants
-	 * another. One only outside the search (%CUDA_PATH%\bin not on PATH) says as much about the
-	 * search path as about the major, and is no evidence for either. */
-	for (size_t k = 0; k < r->n_other_major && !out->other_major; k++)
-		for (size_t i = 0; i < r->n_cands; i++)
-			if (strcasecmp(r->cands[i].dir, r->other_major[k].dir) == 0) {
-				out->other_major = arena_printf(a, "%s in %s (%s)", r->other_major[k].detail,
-								r->other_major[k].dir, r->other_major[k].origin);
-				break;
-			}
+	/* another major in a directory the search went through, or on PATH (a toolkit installed and
+	 * set up, even where Python 3.8+ ignores PATH): the program wants another CUDA than the one the
+	 * machine has. One only elsewhere (%CUDA_PATH%\bin not on PATH) says as much about the search
+	 * path as about the major, and is no evidence for either. */
+	for (size_t k = 0; k < r->n_other_major && !out->other_major; k++) {
+		bool searched = r->other_major[k].origin && strncmp(r->other_major[k].origin, "PATH", 4) == 0;
+		for (size_t i = 0; i < r->n_cands && !searched; i++)
+			searched = strcasecmp(r->cands[i].dir, r->other_major[k].dir) == 0;
+		if (searched)
+			out->other_major = arena_printf(a, "%s in %s (%s)", r->other_major[k].detail, r->other_major[k].dir,
+							r->other_major[k].origin);
+	}
 }
 #endif
 

@@ -225,11 +225,16 @@ static const char *check_driver_new_enough(struct arena *a, const struct explain
 static const char *check_gpu_present(struct arena *a, const struct explain_machine *m,
 				     struct explain_result *r)
 {
-	if (m->inv->n_gpus == 0)
-		return NULL;
-	const struct gpu_info *g = &m->inv->gpus[0];
-	return arena_printf(a, "a GPU is visible here: %s (%s)", g->name ? g->name : "GPU 0",
-			    g->source ? g->source : "?");
+	/* a GPU the driver or the probe shows; one only named with --gpu says what is installed, not
+	 * that the driver sees it ("No devices were found" on a laptop whose driver does not drive it) */
+	for (size_t i = 0; i < m->inv->n_gpus; i++) {
+		const struct gpu_info *g = &m->inv->gpus[i];
+		if (g->source && strcmp(g->source, "--gpu") == 0)
+			continue;
+		return arena_printf(a, "a GPU is visible here: %s (%s)", g->name ? g->name : "GPU 0",
+				    g->source ? g->source : "?");
+	}
+	return NULL;
 }
 
 static const char *check_not_wsl(struct arena *a, const struct explain_machine *m,

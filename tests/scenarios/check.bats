@@ -53,6 +53,9 @@ teardown() {
 	lacks_finding driver-too-old
 	has_finding driver-minor-compat
 	[ "$(finding_severity driver-minor-compat)" = warning ]
+	# error 222 there: PTX of the newer toolkit, which minor-version compatibility does not JIT
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain."
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "driver-minor-compat high" ]
 }
 
 @test "the toolkit's stubs first on LD_LIBRARY_PATH: stub-libcuda and ld-library-path-stubs" {

@@ -767,3 +767,46 @@ GPU is NOT AVAILABLE"
 	[ "$(jq -r '.recognised' <<<"$output")" = false ]
 	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = stub-libcuda,ld-library-path-stubs ]
 }
+
+# --gpu names the GPU that is installed; only the driver's list (or the probe) shows that it sees one
+@test "no CUDA-capable device with --gpu only: no-device stays a cause; with the driver's GPU list it is ruled out" {
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --gpu "NVIDIA GeForce RTX 3070" --json "nvidia-smi: No devices were found"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-device ]
+	[ "$(cause_conf no-device)" != ruled-out ]
+	mkdir -p "$root/proc/driver/nvidia/gpus/0000:01:00.0"
+	printf 'Model: \t\t NVIDIA GeForce RTX 3070\nIRQ:   \t\t 130\nBus Location: \t 0000:01:00.0\n' \
+		>"$root/proc/driver/nvidia/gpus/0000:01:00.0/information"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "nvidia-smi: No devices were found"
+	[ "$(cause_conf no-device)" = ruled-out ]
+}
+
+# Version pairs and sentences of set 18's tools: cuDNN built/found, NVRTC's invalid option,
+# TensorFlow's BFC allocator, error 222 under minor-version compatibility
+@test "Paddle's 'compiled with CUDNN 8.2, but ... 8.1', NVRTC_ERROR_INVALID_OPTION, TF's 'Ran out of memory trying to allocate', 'runs only on CPU'" {
+	explain_here "The installed Paddle is compiled with CUDNN 8.2, but CUDNN version in your machine is 8.1"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cudnn-mismatch ]
+	explain_here "Failed invoking compiler for CUDA C++ program at 0x7fae: NVRTC_ERROR_INVALID_OPTION"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-unsupported-by-toolkit ]
+	explain_here "bfc_allocator.cc:275] Ran out of memory trying to allocate 392.00MiB. See logs for memory state."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-out-of-memory ]
+	explain_here "Why my tensorflow-gpu runs only on cpu?"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+	explain_here "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain."
+	[ "$(jq -r '[.causes[].id] | index("driver-minor-compat") != null' <<<"$output")" = true ]
+}
+
+# PaddlePaddle names two DLLs for one load ("cublas64_102.dll;cublas64_10.dll"): the first is the
+# subject; a CUDA DLL name the catalogue lacks is classed by its stem; with CUDA 11 on PATH the
+# program wants another major
+@test "Paddle's '(cublas64_102.dll;cublas64_10.dll) ... error code is 126': not on the path from the text; with CUDA 11.8 on PATH, dll-wrong-major" {
+	msg='PreconditionNotMetError: The third-party dynamic library (cublas64_102.dll;cublas64_10.dll) that Paddle depends on is not configured correctly. (error code is 126)'
+	explain_here "$msg"
+	[ "$(jq -r '[.facts[] | select(.kind == "form") | .form + " " + .library + " " + .class][0]' <<<"$output")" = "win-126 cublas64_102.dll cublas" ]
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = dll-not-found ]
+	win_cudnn_tree
+	wintree_put "$R" "$cuda11\\bin" x64/cublasLt64_11.dll cublas64_11.dll
+	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=$cuda11\\bin;C:\\Windows\\system32;C:\\Windows"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
+	[ "$(first_cause)" = "dll-wrong-major high" ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"another major is: cublas64_11.dll"* ]]
+}
