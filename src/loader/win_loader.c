@@ -298,6 +298,18 @@ static bool dll_stem(const char *name, char *stem, size_t cap, unsigned *num)
 	return true;
 }
 
+/* The major a DLL's number names: NVIDIA writes the CUDA release into it as major and minor
+ * (cudart64_80: 8.0, cudart64_91: 9.1, cudart64_102: 10.2, cublas64_112: 11.2) or the major alone
+ * (cublas64_11, cudnn64_8): 112 and 11 are one major, 102 and 11 two. */
+static unsigned dll_major(unsigned num)
+{
+	if (num >= 100)
+		return num / 10;
+	if (num >= 20)
+		return num / 10;
+	return num;
+}
+
 static bool seen_dir(const char **dirs, size_t n, const char *d)
 {
 	for (size_t i = 0; i < n; i++)
@@ -394,7 +406,7 @@ static void scan_other_major(struct win_loader *L, struct win_resolution *r, con
 	for (size_t i = 0; i < n; i++) {
 		char s2[128];
 		unsigned n2;
-		if (!dll_stem(e[i].name, s2, sizeof s2, &n2) || n2 == num || strcmp(s2, stem) != 0)
+		if (!dll_stem(e[i].name, s2, sizeof s2, &n2) || dll_major(n2) == dll_major(num) || strcmp(s2, stem) != 0)
 			continue;
 		for (size_t k = 0; k < r->n_other_major; k++)
 			if (strcmp(r->other_major[k].path, path_join(a, d, e[i].name)) == 0)

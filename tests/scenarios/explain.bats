@@ -809,4 +809,8 @@ GPU is NOT AVAILABLE"
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
 	[ "$(first_cause)" = "dll-wrong-major high" ]
 	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"another major is: cublas64_11.dll"* ]]
+	# CUDA 11.2's name for the same major (cublas64_112.dll) with cublas64_11.dll on PATH: one
+	# major, so not found on the search path, not another major
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "The third-party dynamic library (cublas64_112.dll;cublas64_11.dll) that Paddle depends on is not configured correctly. (error code is 126)"
+	[ "$(cause_conf dll-wrong-major)" != high ]
 }
