@@ -168,6 +168,11 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	find_compat_dirs(ctx, inv);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;
+	if (!d->libcuda_path &&
+	    (sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib64/libcuda.so.1") ||
+	     sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1") ||
+	     sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib/aarch64-linux-gnu/libcuda.so.1")))
+		d->operator_driver_root = "/run/nvidia/driver";
 	d->simulated = ctx->opt->driver;
 	if (d->simulated)
 		d->effective_version = d->simulated;

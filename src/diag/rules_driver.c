@@ -60,6 +60,19 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "run the container with GPU access: docker run --gpus all ... (or --device nvidia.com/gpu=all with CDI)");
 		return;
 	}
+	if (kernel && !user && drv->operator_driver_root) {
+		/* the GPU Operator's containerized driver: workloads get its libraries through the
+		 * container toolkit, host programs do not (by design) */
+		struct finding *f = rule_emit(d, self, "the driver runs in the GPU Operator's driver container (%s)",
+					      drv->operator_driver_root);
+		finding_mild(f);
+		finding_cause(f, "The kernel module is loaded and the driver's libraries are in the GPU Operator's driver "
+				 "container, whose root the host sees at %s: the host itself has no libcuda.so.1, by design. "
+				 "Pods get the driver through the NVIDIA container toolkit; programs run on the host do not.",
+			      drv->operator_driver_root);
+		finding_fix(f, "run GPU programs in pods (or chroot %s nvidia-smi on the host)", drv->operator_driver_root);
+		return;
+	}
 	struct finding *f;
 	if (!kernel && !user) {
 		f = rule_emit(d, self, "no NVIDIA driver is installed or loaded");

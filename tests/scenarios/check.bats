@@ -394,6 +394,25 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
 }
 
+# The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:
+# a node with the module loaded and no libcuda of its own is how it works, not a broken driver
+@test "a GPU Operator node (libcuda only under /run/nvidia/driver): no-driver is mild; error 802 there is the fabric manager's" {
+	proc_version "$root" 460.73.01
+	fake_lib "$root" run/nvidia/driver/usr/lib64/libcuda.so.460.73.01 libcuda.so.1
+	ln -s libcuda.so.460.73.01 "$root/run/nvidia/driver/usr/lib64/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding no-driver
+	[ "$(finding_severity no-driver)" = info ]
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "no-driver"))' | grep -q "GPU Operator's driver container (/run/nvidia/driver)"
+	msg="Failed to allocate device vector A (error code system not yet initialized)!"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = fabric-manager-not-running ]
+	# without the operator's driver root the loaded module without libcuda is an error that goes first
+	rm -r "$root/run/nvidia"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+}
+
 @test "driver 390 with a CUDA 9.2 runtime: driver-too-old from Table 3's pre-10.0 rows, without 11.x-only advice" {
 	# CUDA 9.x reports still arrive; before CUDA 10.0 the tables ended and such a driver "supported
 	# no known CUDA". 9.2 needs 396.26 (9.2.148: 396.37); 9.x has no minor-version compatibility and
