@@ -303,11 +303,7 @@ static bool dll_stem(const char *name, char *stem, size_t cap, unsigned *num)
  * (cublas64_11, cudnn64_8): 112 and 11 are one major, 102 and 11 two. */
 static unsigned dll_major(unsigned num)
 {
-	if (num >= 100)
-		return num / 10;
-	if (num >= 20)
-		return num / 10;
-	return num;
+	return num >= 20 ? num / 10 : num;
 }
 
 static bool seen_dir(const char **dirs, size_t n, const char *d)
