@@ -109,26 +109,34 @@ static const char *dup_or_null(struct arena *a, const char *s)
 	return s ? arena_strdup(a, s) : NULL;
 }
 
+/* Whether v holds a fact of row d (a row gives facts of one kind only). */
 static bool has_pattern(const struct explain_fact *v, size_t n, const struct explain_pattern_def *d)
 {
 	for (size_t i = 0; i < n; i++)
-		if (v[i].kind == EXF_HINT && v[i].pattern == d)
+		if (v[i].pattern == d)
 			return true;
 	return false;
+}
+
+/* Keep f in v (at most EXPLAIN_MAX_HINTS, one per row), its strings copied out of the line
+ * buffer; false when it was there already or v is full. */
+static bool keep_once(struct arena *a, struct explain_fact *v, size_t *n, const struct explain_fact *f)
+{
+	if (*n >= EXPLAIN_MAX_HINTS || has_pattern(v, *n, f->pattern))
+		return false;
+	struct explain_fact *d = &v[(*n)++];
+	*d = *f;
+	d->text = dup_or_null(a, f->text);
+	return true;
 }
 
 /* The log's environment hints, one per row, wherever they stand (a setting at the top of a long
  * log still holds for the error at its end). */
 static void keep_hints(struct arena *a, struct explain_scan *out, const struct explain_linefacts *lf)
 {
-	for (size_t i = 0; i < lf->n && out->n_hints < EXPLAIN_MAX_HINTS; i++) {
-		const struct explain_fact *f = &lf->v[i];
-		if (f->kind != EXF_HINT || has_pattern(out->hints, out->n_hints, f->pattern))
-			continue;
-		struct explain_fact *d = &out->hints[out->n_hints++];
-		*d = *f;
-		d->text = dup_or_null(a, f->text);
-	}
+	for (size_t i = 0; i < lf->n; i++)
+		if (lf->v[i].kind == EXF_HINT)
+			keep_once(a, out->hints, &out->n_hints, &lf->v[i]);
 }
 
 /* Copy a fact out of a line buffer into the arena (its strings point into the buffer). */
@@ -160,13 +168,10 @@ static void keep_cues(struct arena *a, struct explain_scan *out, const struct ex
 	bool gated = false;
 	for (size_t i = 0; i < lf->n && !gated; i++)
 		gated = lf->v[i].kind == EXF_CUE && lf->v[i].pattern->gate;
-	for (size_t i = 0; gated && i < lf->n && out->n_cues < EXPLAIN_MAX_HINTS; i++) {
+	for (size_t i = 0; gated && i < lf->n; i++) {
 		const struct explain_fact *f = &lf->v[i];
-		if (f->kind != EXF_CUE || f->pattern->gate || has_pattern(out->cues, out->n_cues, f->pattern))
+		if (f->kind != EXF_CUE || f->pattern->gate || !keep_once(a, out->cues, &out->n_cues, f))
 			continue;
-		struct explain_fact *d = &out->cues[out->n_cues++];
-		*d = *f;
-		d->text = dup_or_null(a, f->text);
 		if (!out->cue_line) {
 			out->cue_line_no = lf->line_no;
 			out->cue_line = arena_strndup(a, (const char *)line.p,
