@@ -508,6 +508,27 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = /run/opengl-driver/lib/libcuda.so.1 ]
 }
 
+@test "an RPM driver in /usr/lib64/nvidia without its ld.so.conf.d file: driver-lib-off-path, not no-driver; explain puts it first for a missing NVML" {
+	need_pkg libcuda1
+	mkdir -p "$root/usr/lib64/nvidia"
+	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root/usr/lib64/nvidia/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root/usr/lib64/nvidia/libcuda.so.1"
+	proc_version "$root" 535.309.01
+	run_cudx --root "$root" --env "$env_file"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   driver-lib-off-path: libcuda.so.1 is in /usr/lib64/nvidia (RPM driver packages for RHEL / Fedora"* ]]
+	[[ "$output" == *"sudo tee /etc/ld.so.conf.d/nvidia-lib64.conf"* ]]
+	[[ "$output" != *"no-driver"* ]]
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "Error: Could not load NVML library"
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-lib-off-path ]
+	# the package's file in /etc/ld.so.conf.d and a cache that lists the copy: found, nothing to say
+	ldconf_root "$root" /usr/lib64/nvidia
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding driver-lib-off-path
+	lacks_finding no-driver
+	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = /usr/lib64/nvidia/libcuda.so.1 ]
+}
+
 # nvcc's host compiler, from files: the toolkit's own include/crt/host_config.h (the real CUDA 13
 # one: "gcc versions later than 15") and the name the gcc on PATH links to. No compiler runs.
 @test "nvcc of CUDA 13 with gcc -> gcc-16 on PATH: nvcc-host-compiler-unsupported; gcc-14, NVCC_CCBIN=gcc-14 or -allow-unsupported-compiler: none" {
