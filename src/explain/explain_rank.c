@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "collect/windows.h"
 #include "diag/rule.h"
@@ -194,6 +195,33 @@ static const char *check_lib_present(struct arena *a, const struct explain_machi
 			    l->origin ? l->origin : "?");
 }
 
+/* A versioned copy (libnvidia-ml.so.1) on the search path of an unversioned name the message
+ * asks for (libnvidia-ml.so): the library is installed, only its development link is not. */
+static const struct lib_file *versioned_copy(const struct inventory *inv, const char *lib)
+{
+	size_t n = strlen(lib);
+	if (n < 4 || strcmp(lib + n - 3, ".so") != 0)
+		return NULL;
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (!l->broken_link && !l->is_stub && l->name && strncasecmp(l->name, lib, n) == 0 && l->name[n] == '.' &&
+		    origin_on_path(l->origin))
+			return l;
+	}
+	return NULL;
+}
+
+static const char *check_versioned_copy_absent(struct arena *a, const struct explain_machine *m,
+					       struct explain_result *r)
+{
+	const char *lib = explain_kv_get(r, "library");
+	if (!lib || versioned_copy(m->inv, lib))
+		return NULL;
+	return arena_printf(a, "no versioned %s.N is on the search path here either: the library is missing, "
+			       "not only its development link",
+			    lib);
+}
+
 static const char *check_driver_present(struct arena *a, const struct explain_machine *m,
 					struct explain_result *r)
 {
@@ -291,6 +319,7 @@ static const struct {
 	{ "lib-present", check_lib_present },   { "driver-present", check_driver_present },
 	{ "driver-new-enough", check_driver_new_enough }, { "gpu-present", check_gpu_present },
 	{ "not-wsl", check_not_wsl },           { "no-stub", check_no_stub },
+	{ "versioned-copy-absent", check_versioned_copy_absent },
 };
 
 bool explain_rule_out_known(const char *name)
@@ -383,6 +412,9 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
 	if (!lib || !(not_found || wrong_major))
 		return SUPPORT_NONE;
+	/* a cause that holds only where the versioned library is installed */
+	if (strcmp(cr->def->rule_out, "versioned-copy-absent") == 0 && (*why = check_versioned_copy_absent(a, m, r)))
+		return SUPPORT_CONTRADICTS;
 	/* Found only through LD_LIBRARY_PATH: through the environment of the shell analysed (a
 	 * profile's export), which the failing process need not have had (sudo, a service, an IDE,
 	 * another shell). That does not rule out "not found" there; it is the likeliest story.
@@ -448,6 +480,12 @@ static enum support library_support(struct arena *a, const struct explain_machin
 			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 				 arena_printf(a, "a copy exists at %s (%s), on no search path", off->path,
 					      off->origin ? off->origin : "found on disk"));
+		const struct lib_file *ver = versioned_copy(m->inv, lib);
+		if (ver)
+			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+				 arena_printf(a, "%s is on the search path (%s): only the unversioned development "
+						 "link %s is missing, which runtime packages do not install",
+					      ver->name, ver->path, lib));
 		return SUPPORT_CONFIRMS;
 	}
 	/* no loader simulator: the inventory's copies */

@@ -120,6 +120,22 @@ Failed to initialize NVML: Driver/library version mismatch'
 	jq -e '.causes[0].evidence | map(test("libnvidia-ml.so.535.309.01")) | any' <<<"$output"
 }
 
+@test "a tool asks for the unversioned libnvidia-ml.so where the driver installed only libnvidia-ml.so.1: the missing development link, not no-driver" {
+	need_pkg libcuda1 libnvidia-ml1
+	add_pkg "$root" libcuda1
+	add_pkg "$root" libnvidia-ml1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	proc_version "$root" 535.309.01
+	explain_here "OSError: libnvidia-ml.so: cannot open shared object file: No such file or directory"
+	[ "$(first_cause)" = "lib-not-found high" ]
+	jq -e '.causes[0].evidence | map(test("libnvidia-ml.so.1 is on the search path .*only the unversioned development link")) | any' <<<"$output"
+	[ "$(cause_conf no-driver)" = ruled-out ]
+	# without the driver's NVML the link is not what is missing
+	rm -f "$root/$MULTIARCH/libnvidia-ml.so.1"
+	explain_here "OSError: libnvidia-ml.so: cannot open shared object file: No such file or directory"
+	[ "$(jq -r '[.causes[] | select(.summary | test("development link")) | .confidence][0]' <<<"$output")" = ruled-out ]
+}
+
 @test "the kernel module without its libcuda: error 35 is no-driver first, as check says, not driver-too-old" {
 	need_cuda13
 	add_cuda13 "$root" libcudart.so.13
