@@ -811,6 +811,34 @@ GPU is NOT AVAILABLE"
 	[ "$(jq -r '[.causes[].id] | index("driver-minor-compat") != null' <<<"$output")" = true ]
 }
 
+# Tools' sentences of set 19: crun's failing nvidia-ctk hook, onnxruntime's import that hides a DLL
+# load failure, vLLM without a platform, CMake's CheckLanguage, nvcc 9.2's launch symbols
+@test "nvidia-ctk hook failing, 'cannot import name get_all_providers', vLLM's UnspecifiedPlatform, CMake finding no CUDA compiler, __cudaPushCallConfiguration" {
+	explain_here 'Error: unable to start container "a1b2": crun: {"msg":"error executing hook `/usr/local/bin/nvidia-ctk` (exit code: 1)"}'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
+	explain_here "ImportError: cannot import name 'get_all_providers' from 'onnxruntime.capi._pybind_state'"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = dll-dependency-missing ]
+	explain_here "WARNING 05-01 10:00:00 No platform detected, vLLM is running on UnspecifiedPlatform"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+	jq -e '[.causes[].id] | index("driver-lib-off-path") != null' <<<"$output"
+	explain_here "-- Looking for a CUDA compiler - NOTFOUND"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-toolkit-not-found ]
+	explain_here "ImportError: /tmp/ext/nms_cuda.cpython-38-x86_64-linux-gnu.so: undefined symbol: __cudaPushCallConfiguration"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvcc-framework-mismatch ]
+	jq -e '.causes[0].summary | test("CUDA 9.2 or newer")' <<<"$output"
+}
+
+@test "vLLM finds no platform in a pod whose driver is mounted at /usr/local/nvidia/lib64 off the search path: driver-lib-off-path first" {
+	need_pkg libcuda1
+	mkdir -p "$root/usr/local/nvidia/lib64"
+	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root/usr/local/nvidia/lib64/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root/usr/local/nvidia/lib64/libcuda.so.1"
+	proc_version "$root" 535.309.01 # a container sees the host kernel's /proc
+	touch "$root/.dockerenv"
+	explain_here "INFO [__init__.py:243] No platform detected, vLLM is running on UnspecifiedPlatform"
+	[ "$(first_cause)" = "driver-lib-off-path high" ]
+}
+
 # PaddlePaddle names two DLLs for one load ("cublas64_102.dll;cublas64_10.dll"): the first is the
 # subject; a CUDA DLL name the catalogue lacks is classed by its stem; with CUDA 11 on PATH the
 # program wants another major
