@@ -131,7 +131,10 @@ struct system_info {
 	const char *kernel;     /* uname -r (live) */
 	const char *machine;    /* uname -m (live) or from the root */
 	const char *hostname;
-	bool container;         /* /.dockerenv, /run/.containerenv, /run/systemd/container, a k8s service account */
+	bool container;         /* /.dockerenv, /run/.containerenv, /run/systemd/container, a k8s service account,
+				 * /.singularity.d */
+	bool singularity;       /* a Singularity/Apptainer container: the host's /dev and /proc, its driver
+				 * libraries only with --nv */
 };
 
 struct python_inventory;  /* src/collect/python.h */

@@ -43,6 +43,12 @@ void collect_system(struct cudx_ctx *ctx, struct inventory *inv)
 					       "/var/run/secrets/kubernetes.io/serviceaccount" };
 	for (size_t i = 0; i < sizeof markers / sizeof markers[0] && !s->container; i++)
 		s->container = sysroot_exists(&ctx->root, markers[i]);
+	/* every Singularity and Apptainer image holds /.singularity.d (its run scripts; with --nv the
+	 * host's driver libraries are bound into /.singularity.d/libs); inside one the runtime also
+	 * sets SINGULARITY_CONTAINER / APPTAINER_CONTAINER */
+	s->singularity = sysroot_is_dir(&ctx->root, "/.singularity.d") || envsnap_get(&ctx->env, "SINGULARITY_CONTAINER") ||
+			 envsnap_get(&ctx->env, "APPTAINER_CONTAINER");
+	s->container |= s->singularity;
 	size_t len;
 	const char *manager = sysroot_read_text(&ctx->root, ctx->arena, "/run/systemd/container", 256, &len, NULL);
 	if (!s->container && manager && len && strncmp(manager, "wsl", 3) != 0)

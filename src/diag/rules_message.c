@@ -95,8 +95,21 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 	static const struct machine_side seen_wsl = {
 		"libcuda.so.1", "this is a container on WSL (/dev/dxg) without the driver's libcuda.so.1, which the NVIDIA runtime mounts in for the compute capability"
 	};
+	/* Singularity shares the host's /dev and /proc: without --nv it is the driver's libraries that are
+	 * missing. Only in a running one (live, or a tree that shows the host's module): an image at
+	 * rest has no driver either way */
+	static const struct machine_side seen_singularity = {
+		"libcuda.so.1", "this is a Singularity/Apptainer container (/.singularity.d) without the driver's "
+				"libcuda.so.1, which --nv binds in from the host"
+	};
 	if (wsl_container_without_libcuda(inv))
 		emit(d, self, &seen_wsl);
+	else if (inv->system.singularity)
+		emit(d, self,
+		     (inv->system.live || inv->driver.kernel_version) && !inv->driver.wsl &&
+				     (!inv->driver.libcuda_path || inv->driver.libcuda_is_stub)
+			     ? &seen_singularity
+												  : NULL);
 	else
 		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }
@@ -242,7 +255,8 @@ static const struct rule message_rules[] = {
 	  .cause = "The container was started without GPU access (no --gpus, device request or CDI device, or the "
 		   "NVIDIA runtime hook did not run), or lost it after a daemon reload.",
 	  .fix = "Start it with docker run --gpus all (or --runtime=nvidia, or a CDI device --device nvidia.com/gpu=all)\n"
-		 "Kubernetes: request nvidia.com/gpu in the pod's resources",
+		 "Kubernetes: request nvidia.com/gpu in the pod's resources\n"
+		 "Singularity/Apptainer: singularity exec --nv (apptainer exec --nv) binds the host's driver in",
 	  .about = "driver" },
 	{ "container-toolkit-missing", SEV_ERROR, check_top,
 	  .cause = "The NVIDIA Container Toolkit is not installed or not registered with the container engine, so "

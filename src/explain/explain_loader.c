@@ -99,6 +99,9 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 			arena_printf(a, "tried %s (%s): %s", r->cands[i].path,
 				     r->cands[i].via ? r->cands[i].via : loader_how_name(r->cands[i].how),
 				     r->cands[i].reason ? r->cands[i].reason : "");
+	for (size_t i = 0; !r->path && i < r->n_cands && !out->dangling; i++)
+		if (r->cands[i].reason && strncmp(r->cands[i].reason, "dangling symlink", 16) == 0)
+			out->dangling = arena_printf(a, "%s: %s", r->cands[i].path, r->cands[i].reason);
 }
 #endif
 

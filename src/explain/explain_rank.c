@@ -408,6 +408,15 @@ static enum support library_support(struct arena *a, const struct explain_machin
 {
 	const char *lib = explain_kv_get(r, "library");
 	const char *fid = cr->def->finding;
+	if (lib && strcmp(fid, "lib-broken-symlink") == 0 && res->available) {
+		if (res->dangling) {
+			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+				 arena_printf(a, "the search for %s meets a link to a missing file: %s", lib,
+					      res->dangling));
+			return SUPPORT_CONFIRMS;
+		}
+		return SUPPORT_NONE;
+	}
 	bool not_found = strcmp(fid, "lib-not-found") == 0 || strcmp(fid, "dll-not-found") == 0;
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
 	if (!lib || !(not_found || wrong_major))
@@ -569,7 +578,8 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	enum support sup = library_support(a, m, r, res, cr, &why);
 	if (sup == SUPPORT_CONFIRMS) {
 		cr->conf = EXPLAIN_CONFIRMED;
-		return strstr(c->finding, "wrong-major") ? 0 : 1;
+		/* another major installed, or the very file a dangling link: more than "not found" */
+		return strstr(c->finding, "wrong-major") || strcmp(c->finding, "lib-broken-symlink") == 0 ? 0 : 1;
 	}
 	if (sup == SUPPORT_CONTRADICTS) {
 		cr->conf = EXPLAIN_RULED_OUT;
@@ -665,6 +675,35 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 	}
 }
 
+/* Add cause c to r, judged against the machine m (NULL: the text's order); returns its bucket. */
+static int add_candidate(struct arena *a, const struct explain_machine *m, struct explain_result *r,
+			 const struct explain_resolution *res, const struct explain_cause_def *c, double score,
+			 const char *because)
+{
+	struct explain_cause_result *cr = &r->causes[r->n_causes++];
+	cr->def = c;
+	cr->conf = EXPLAIN_POSSIBLE;
+	cr->score = score;
+	cr->because = because;
+	cr->summary = fill(a, r, c->summary);
+	cr->check = *c->check ? fill(a, r, c->check) : NULL;
+	int rank = m ? judge(a, m, r, res, cr) : 2;
+	if (cr->n_fix == 0) {
+		/* the catalogue's fix: steps separated by the two characters \n */
+		const char *s = fill(a, r, c->fix);
+		while (*s) {
+			const char *sep = strstr(s, "\\n");
+			size_t len = sep ? (size_t)(sep - s) : strlen(s);
+			if (len)
+				push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, arena_strndup(a, s, len));
+			if (!sep)
+				break;
+			s = sep + 2;
+		}
+	}
+	return rank;
+}
+
 void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r)
 {
@@ -682,28 +721,20 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		m->resolve(m->cookie, a, lib, &res);
 	int rank[EXPLAIN_MAX_CAUSES];
 	for (size_t i = 0; i < msg->n_cands; i++) {
-		struct explain_cause_result *cr = &r->causes[r->n_causes];
-		const struct explain_cause_def *c = msg->cands[i].cause;
-		cr->def = c;
-		cr->conf = EXPLAIN_POSSIBLE;
-		cr->score = msg->cands[i].score;
-		cr->because = msg->cands[i].because;
-		cr->summary = fill(a, r, c->summary);
-		cr->check = *c->check ? fill(a, r, c->check) : NULL;
-		rank[r->n_causes++] = machine ? judge(a, m, r, &res, cr) : 2;
-		if (cr->n_fix == 0) {
-			/* the catalogue's fix: steps separated by the two characters \n */
-			const char *s = fill(a, r, c->fix);
-			while (*s) {
-				const char *sep = strstr(s, "\\n");
-				size_t len = sep ? (size_t)(sep - s) : strlen(s);
-				if (len)
-					push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, arena_strndup(a, s, len));
-				if (!sep)
-					break;
-				s = sep + 2;
-			}
-		}
+		size_t k = r->n_causes;
+		rank[k] = add_candidate(a, machine ? m : NULL, r, &res, msg->cands[i].cause, msg->cands[i].score,
+					msg->cands[i].because);
+	}
+	/* the search met the very name the message asks for as a link to a missing file: that is why it
+	 * was not found, whatever the message's class lists (a package removed or upgraded under it) */
+	bool broken_named = false;
+	for (size_t i = 0; i < r->n_causes; i++)
+		broken_named |= strcmp(r->causes[i].def->finding, "lib-broken-symlink") == 0;
+	const struct explain_cause_def *broken = m && m->cat ? explain_cause_lookup(m->cat, "lib-broken-link") : NULL;
+	if (machine && res.dangling && broken && !broken_named && r->n_causes < EXPLAIN_MAX_CAUSES) {
+		size_t k = r->n_causes;
+		rank[k] = add_candidate(a, m, r, &res, broken, 0,
+					"the loader's search for the library the message names met a dangling link");
 	}
 	if (machine && machine_known(m)) {
 		add_family_errors(a, m, r, rank);
@@ -712,8 +743,9 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		 * driver install) */
 		if (m->inv->system.container)
 			for (size_t i = 0; i < r->n_causes; i++)
-				if (rank[i] == 0 && strcmp(r->causes[i].def->finding, "container-no-gpu") == 0)
-					rank[i] = -1;
+				if (rank[i] <= 0 && r->causes[i].conf == EXPLAIN_CONFIRMED &&
+				    strcmp(r->causes[i].def->finding, "container-no-gpu") == 0)
+					rank[i] = -2;
 		/* a container that shows no driver at all (check's mild no-driver: neither the module's
 		 * /proc entries nor the driver's libcuda, which the NVIDIA runtime mounts in with the
 		 * devices) was started without the GPU: that goes before installing a driver */
@@ -748,7 +780,7 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	/* stable order by bucket; within one, the text's order */
 	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];
 	size_t n = 0;
-	for (int pass = -1; pass < 4; pass++)
+	for (int pass = -2; pass < 4; pass++)
 		for (size_t i = 0; i < r->n_causes; i++)
 			if (rank[i] == pass)
 				sorted[n++] = r->causes[i];

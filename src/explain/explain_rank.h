@@ -60,6 +60,9 @@ struct explain_resolution {
 	/* a copy of the same library with another major that the search saw ("cudart64_91.dll in
 	 * C:\...\v9.1\bin (PATH entry 1)" when cudart64_80.dll was wanted), or NULL */
 	const char *other_major;
+	/* a place the search went through where the wanted name is a symlink to a missing file (a
+	 * package removed or upgraded under its link), or NULL */
+	const char *dangling;
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */
