@@ -2,6 +2,7 @@
  * names, with every place tried (the `why` view). Uses the glibc loader simulator
  * (src/loader/loader.h) when this build has it; without it explain falls back to the inventory's
  * list of copies. */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -30,13 +31,52 @@ struct win_cookie {
 
 /* A DLL a message names, as the Windows loader of the analysed tree would search for it (the
  * environment's PATH, the program's folder when --app names one, System32). */
+/* A DLL the message names by its path ("x64\\yolo_gpu.dll" next to the program, "C:\\...\\x.dll"):
+ * LoadLibrary takes that file; when it is there, what fails is one of its imports. */
+static void resolve_windows_path(struct win_cookie *c, struct arena *a, const char *name, struct explain_resolution *out)
+{
+	const char *full = name;
+	bool absolute = (isalpha((unsigned char)name[0]) && name[1] == ':') || name[0] == '\\';
+	if (!absolute && !c->L->t.app_dir)
+		return; /* relative to a program folder that --app did not name */
+	if (!absolute)
+		full = arena_printf(a, "%s\\%s", c->L->t.app_dir, name);
+	struct win_tree *t = arena_calloc(a, 1, sizeof *t);
+	win_tree_build(c->L, full, NULL, t);
+	const struct win_candidate *ch = t->n ? win_chosen(&t->nodes[0].res) : NULL;
+	if (!ch || !ch->path)
+		return; /* not in the tree (another drive) or not there: nothing to say of that load */
+	out->available = true;
+	out->system = true;
+	out->loader = "Windows";
+	out->path = win_path_from_root(a, ch->path);
+	out->how = "the path the message names";
+	for (size_t i = 1; i < t->n && !out->dep_missing; i++) {
+		const struct win_node *nd = &t->nodes[i];
+		if (nd->delay || nd->repeat || nd->res.system || win_chosen(&nd->res))
+			continue;
+		const char *importer = nd->parent > 0 ? t->nodes[nd->parent].name : out->path;
+		out->dep_missing =
+			arena_printf(a, "%s imports %s, which no directory Windows searches holds", importer, nd->name);
+		if (nd->res.n_other_major)
+			out->dep_other_major = arena_printf(a, "%s imports %s, which is not installed here; another major is: "
+							      "%s in %s (%s)",
+							    importer, nd->name, nd->res.other_major[0].detail,
+							    nd->res.other_major[0].dir, nd->res.other_major[0].origin);
+	}
+}
+
 static void resolve_windows(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
 {
 	struct win_cookie *c = cookie;
 	memset(out, 0, sizeof *out);
 	size_t n = strlen(name);
-	if (n < 5 || strcasecmp(name + n - 4, ".dll") != 0 || strchr(name, '\\') || strchr(name, '/'))
+	if (n < 5 || strcasecmp(name + n - 4, ".dll") != 0)
 		return;
+	if (strchr(name, '\\') || strchr(name, '/')) {
+		resolve_windows_path(c, a, name, out);
+		return;
+	}
 	struct win_resolution *r = arena_calloc(a, 1, sizeof *r);
 	win_resolve(c->L, name, NULL, r);
 	out->available = true;

@@ -419,6 +419,13 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	}
 	bool not_found = strcmp(fid, "lib-not-found") == 0 || strcmp(fid, "dll-not-found") == 0;
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
+	/* the DLL the message names by its path is there; one of its imports is not */
+	const char *dep = wrong_major ? res->dep_other_major
+			  : strcmp(fid, "dll-dependency-missing") == 0 ? res->dep_missing : NULL;
+	if (lib && dep) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, dep);
+		return SUPPORT_CONFIRMS;
+	}
 	if (!lib || !(not_found || wrong_major))
 		return SUPPORT_NONE;
 	/* a cause that holds only where the versioned library is installed */
@@ -447,6 +454,8 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	if (res->available && res->path) {
 		*why = arena_printf(a, "the loader finds %s here: %s (via %s)", lib, res->path,
 				    res->how ? res->how : "?");
+		if (res->dep_missing) /* found, and what fails is one of its imports: this machine shows it */
+			return SUPPORT_CONTRADICTS;
 		if (!r->elsewhere && res->loader && strcmp(res->loader, "Windows") == 0)
 			r->elsewhere = arena_printf(
 				a,
@@ -675,6 +684,22 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 	}
 }
 
+/* The path a line names a library by ("'x64\\yolo_gpu.dll'" -> x64\yolo_gpu.dll): the token that
+ * ends with the name, or NULL. */
+static const char *path_token(struct arena *a, const char *line, const char *lib)
+{
+	size_t n = strlen(lib), len = strlen(line);
+	for (size_t i = 1; i + n <= len; i++) {
+		if ((line[i - 1] != '\\' && line[i - 1] != '/') || !ci_has_n(line + i, n, lib))
+			continue;
+		size_t start = i - 1;
+		while (start > 0 && !strchr(" \t'\"(<>=", line[start - 1]))
+			start--;
+		return arena_strndup(a, line + start, i + n - start);
+	}
+	return NULL;
+}
+
 /* Add cause c to r, judged against the machine m (NULL: the text's order); returns its bucket. */
 static int add_candidate(struct arena *a, const struct explain_machine *m, struct explain_result *r,
 			 const struct explain_resolution *res, const struct explain_cause_def *c, double score,
@@ -719,6 +744,11 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			   (ci_has(msg->line, arena_printf(a, "\\%s", lib)) || ci_has(msg->line, arena_printf(a, "/%s", lib)));
 	if (machine && m->resolve && lib && !dll_by_path)
 		m->resolve(m->cookie, a, lib, &res);
+	else if (machine && m->resolve && lib) { /* that file, and what it imports */
+		const char *path = path_token(a, msg->line, lib);
+		if (path)
+			m->resolve(m->cookie, a, path, &res);
+	}
 	int rank[EXPLAIN_MAX_CAUSES];
 	for (size_t i = 0; i < msg->n_cands; i++) {
 		size_t k = r->n_causes;
@@ -731,6 +761,17 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	for (size_t i = 0; i < r->n_causes; i++)
 		broken_named |= strcmp(r->causes[i].def->finding, "lib-broken-symlink") == 0;
 	const struct explain_cause_def *broken = m && m->cat ? explain_cause_lookup(m->cat, "lib-broken-link") : NULL;
+	/* the DLL named by its path imports a CUDA DLL of a release that is not installed, while another
+	 * is: whatever the named DLL's class lists, the program wants another CUDA */
+	bool major_named = false;
+	for (size_t i = 0; i < r->n_causes; i++)
+		major_named |= strcmp(r->causes[i].def->finding, "dll-wrong-major") == 0;
+	const struct explain_cause_def *major = m && m->cat ? explain_cause_lookup(m->cat, "cuda-dll-wrong-major") : NULL;
+	if (machine && res.dep_other_major && major && !major_named && r->n_causes < EXPLAIN_MAX_CAUSES) {
+		size_t k = r->n_causes;
+		rank[k] = add_candidate(a, m, r, &res, major, 0,
+					"the DLL the message names imports a CUDA DLL of a release that is not installed");
+	}
 	if (machine && res.dangling && broken && !broken_named && r->n_causes < EXPLAIN_MAX_CAUSES) {
 		size_t k = r->n_causes;
 		rank[k] = add_candidate(a, m, r, &res, broken, 0,

@@ -63,6 +63,11 @@ struct explain_resolution {
 	/* a place the search went through where the wanted name is a symlink to a missing file (a
 	 * package removed or upgraded under its link), or NULL */
 	const char *dangling;
+	/* a DLL the message names by its path, found there: the first of its imports that no
+	 * directory holds ("yolo.dll imports cudart64_92.dll, not found"), and that import's other
+	 * major where one is installed; NULL when none */
+	const char *dep_missing;
+	const char *dep_other_major;
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */

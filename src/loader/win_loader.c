@@ -306,6 +306,15 @@ static unsigned dll_major(unsigned num)
 	return num >= 20 ? num / 10 : num;
 }
 
+/* Whether two numbers name DLLs one program can use in place of each other: the same major from
+ * CUDA 11 on (minor-version compatibility; cublas64_112 and cublas64_11), the very same number
+ * before it, where every minor release has its own DLLs (cudart64_91 does not serve a program
+ * built with 9.2's cudart64_92). */
+static bool same_dll_release(unsigned x, unsigned y)
+{
+	return dll_major(x) == dll_major(y) && (dll_major(x) >= 11 || x == y);
+}
+
 static bool seen_dir(const char **dirs, size_t n, const char *d)
 {
 	for (size_t i = 0; i < n; i++)
@@ -402,7 +411,7 @@ static void scan_other_major(struct win_loader *L, struct win_resolution *r, con
 	for (size_t i = 0; i < n; i++) {
 		char s2[128];
 		unsigned n2;
-		if (!dll_stem(e[i].name, s2, sizeof s2, &n2) || dll_major(n2) == dll_major(num) || strcmp(s2, stem) != 0)
+		if (!dll_stem(e[i].name, s2, sizeof s2, &n2) || same_dll_release(n2, num) || strcmp(s2, stem) != 0)
 			continue;
 		for (size_t k = 0; k < r->n_other_major; k++)
 			if (strcmp(r->other_major[k].path, path_join(a, d, e[i].name)) == 0)

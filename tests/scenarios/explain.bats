@@ -832,6 +832,9 @@ GPU is NOT AVAILABLE"
 	explain_here "ImportError: /tmp/ext/nms_cuda.cpython-38-x86_64-linux-gnu.so: undefined symbol: __cudaPushCallConfiguration"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvcc-framework-mismatch ]
 	jq -e '.causes[0].summary | test("CUDA 9.2 or newer")' <<<"$output"
+	# a DLL named with a failure word (an issue title) is a weak load failure of that DLL's class
+	explain_here "nvptxJitCompiler64.dll error after the driver update"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptxjit-missing ]
 }
 
 @test "vLLM finds no platform in a pod whose driver is mounted at /usr/local/nvidia/lib64 off the search path: driver-lib-off-path first" {

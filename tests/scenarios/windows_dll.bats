@@ -177,6 +177,28 @@ tree_127() {
 	jq -e '[.causes[].evidence[]?] | map(test("Windows would not find")) | any | not' <<<"$output"
 }
 
+@test "a DLL a .NET or ctypes message names by a path relative to the program (x64\\name.dll): found there, its import of another CUDA major is the cause" {
+	wintree_put "$R" 'C:\app' x64/app.exe
+	wintree_put "$R" 'C:\app\x64' x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" 'C:\app' x64/zlibwapi.dll
+	wintree_put "$R" "$CUDA12\\bin" x64/cublas64_12.dll cublasLt64_12.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "Path=C:\\Windows\\system32;$CUDA12\\bin"
+	cudx_win explain --no-probe --app 'C:\app\app.exe' --json "System.DllNotFoundException: Unable to load DLL 'x64\\cudnn_cnn_infer64_8.dll': The specified module could not be found."
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "dll-wrong-major high" ]
+	jq -e '.causes[0].evidence | map(test("imports cublasLt64_11.dll, which is not installed here; another major is: cublasLt64_12.dll")) | any' <<<"$output"
+	[ "$(jq -r '[.causes[] | select(.id == "dll-not-found") | .confidence][0]' <<<"$output")" = ruled-out ]
+	jq -e '.elsewhere == null' <<<"$output"
+	# CUDA 9.2's DLL where only 9.1's is installed: before CUDA 11 each minor release has its own
+	# DLLs, so cudart64_91.dll is no copy of cudart64_92.dll
+	cudx_win why cudart64_92.dll
+	[[ "$output" != *"cudart64_91.dll is"* ]]
+	wintree_put "$R" 'C:\CUDA\v9.1\bin' x64/cudart64_12.dll cudart64_91.dll
+	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\CUDA\\v9.1\\bin"
+	cudx_win why cudart64_92.dll
+	[[ "$output" == *"dll-wrong-major"* ]]
+	[[ "$output" == *"cudart64_91.dll"* ]]
+}
+
 @test "PATH of the host process lacks CUDA's bin: dll-not-found points at %CUDA_PATH%\\bin" {
 	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
 	wintree_env "$E" "CUDA_PATH=$CUDA12" "CUDA_PATH_V12_4=$CUDA12" "Path=C:\\Windows\\system32;C:\\Windows"
