@@ -199,6 +199,17 @@ tree_127() {
 	[[ "$output" == *"cudart64_91.dll"* ]]
 }
 
+@test "CTranslate2's 'Library cublas64_12.dll is not found or cannot be loaded': not found first from the text; CUDA 11's cuBLAS on PATH confirms another major" {
+	msg="RuntimeError: Library cublas64_12.dll is not found or cannot be loaded"
+	run_strict "$CUDX" explain --no-probe --root "$BATS_TEST_TMPDIR" --json "$msg"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = dll-not-found ]
+	[ "$(jq -r '.causes[1].id' <<<"$output")" = dll-wrong-major ]
+	wintree_put "$R" "$CUDA11\\bin" x64/cublas64_11.dll
+	wintree_env "$E" "CUDA_PATH=$CUDA11" "Path=C:\\Windows\\system32;$CUDA11\\bin"
+	cudx_win explain --no-probe --json "$msg"
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "dll-wrong-major high" ]
+}
+
 @test "PATH of the host process lacks CUDA's bin: dll-not-found points at %CUDA_PATH%\\bin" {
 	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
 	wintree_env "$E" "CUDA_PATH=$CUDA12" "CUDA_PATH_V12_4=$CUDA12" "Path=C:\\Windows\\system32;C:\\Windows"
