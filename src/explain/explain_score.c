@@ -266,21 +266,26 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 				t->v[i].score *= 0.5;
 	}
 	/* an architecture pair (built for / least supported vs the device's): a device older than the
-	 * code's architecture is a GPU the build (or its toolkit) no longer supports; a newer one lacks
-	 * code for its architecture */
+	 * code's least architecture is a GPU that build no longer supports (every such report of the
+	 * development sets, "minimum required Cuda capability is 6.0", "PyTorch no longer supports this
+	 * GPU", was labelled the framework's build, not the toolkit); a newer one lacks code for its
+	 * architecture */
 	const struct explain_fact *ab = version_of(m, "arch", "built"), *ad = version_of(m, "arch", "device");
 	struct version vb, vd;
 	if (ab && ad && version_parse(ab->value, &vb) && version_parse(ad->value, &vd) &&
 	    version_cmp_parts(&vd, &vb, 2) != 0) {
 		bool older = version_cmp_parts(&vd, &vb, 2) < 0;
-		boost_part(t, older ? "gpu-too-old" : "no-kernel-image", 4,
+		boost_part(t, older ? "framework-gpu-arch" : "no-kernel-image", 4,
 			   arena_printf(a, "the device is compute capability %s, the code is for %s", ad->value,
 					ab->value));
 	}
-	/* a GPU the current toolkits no longer build for */
+	/* a GPU the current toolkits no longer build for (the device's architecture: not the one a
+	 * pair names as what the code is built for) */
+	int built_sm = ab && version_parse(ab->value, &vb) ? vb.part[0] * 10 + vb.part[1] : -1;
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
-		const struct kb_arch_support *s = f->kind == EXF_ARCH ? kb_arch_support(f->sm) : NULL;
+		const struct kb_arch_support *s =
+			f->kind == EXF_ARCH && f->sm != built_sm ? kb_arch_support(f->sm) : NULL;
 		if (s && s->removed)
 			boost_part(t, "gpu-too-old", 3,
 				   arena_printf(a, "sm_%d is not supported since CUDA %s", f->sm, s->removed));
