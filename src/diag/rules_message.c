@@ -104,12 +104,11 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 	};
 	if (wsl_container_without_libcuda(inv))
 		emit(d, self, &seen_wsl);
-	else if (inv->system.singularity)
-		emit(d, self,
-		     (inv->system.live || inv->driver.kernel_version) && !inv->driver.wsl &&
-				     (!inv->driver.libcuda_path || inv->driver.libcuda_is_stub)
-			     ? &seen_singularity
-												  : NULL);
+	else if (inv->system.singularity) {
+		bool running = inv->system.live || inv->driver.kernel_version;
+		bool no_libcuda = !inv->driver.libcuda_path || inv->driver.libcuda_is_stub;
+		emit(d, self, running && !inv->driver.wsl && no_libcuda ? &seen_singularity : NULL);
+	}
 	else
 		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }

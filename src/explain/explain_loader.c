@@ -29,8 +29,6 @@ struct win_cookie {
 	struct win_loader *L;
 };
 
-/* A DLL a message names, as the Windows loader of the analysed tree would search for it (the
- * environment's PATH, the program's folder when --app names one, System32). */
 /* A DLL the message names by its path ("x64\\yolo_gpu.dll" next to the program, "C:\\...\\x.dll"):
  * LoadLibrary takes that file; when it is there, what fails is one of its imports. */
 static void resolve_windows_path(struct win_cookie *c, struct arena *a, const char *name, struct explain_resolution *out)
@@ -66,6 +64,8 @@ static void resolve_windows_path(struct win_cookie *c, struct arena *a, const ch
 	}
 }
 
+/* A DLL a message names, as the Windows loader of the analysed tree would search for it (the
+ * environment's PATH, the program's folder when --app names one, System32). */
 static void resolve_windows(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
 {
 	struct win_cookie *c = cookie;
@@ -140,7 +140,7 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 				     r->cands[i].via ? r->cands[i].via : loader_how_name(r->cands[i].how),
 				     r->cands[i].reason ? r->cands[i].reason : "");
 	for (size_t i = 0; !r->path && i < r->n_cands && !out->dangling; i++)
-		if (r->cands[i].reason && strncmp(r->cands[i].reason, "dangling symlink", 16) == 0)
+		if (r->cands[i].dangling)
 			out->dangling = arena_printf(a, "%s: %s", r->cands[i].path, r->cands[i].reason);
 }
 #endif

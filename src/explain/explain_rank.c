@@ -729,6 +729,21 @@ static int add_candidate(struct arena *a, const struct explain_machine *m, struc
 	return rank;
 }
 
+/* Add the catalogue's cause key, which what the loader met on the machine shows, unless a cause of
+ * its finding is there already. */
+static void add_resolution_cause(struct arena *a, const struct explain_machine *m, struct explain_result *r,
+				 const struct explain_resolution *res, int *rank, const char *key, const char *because)
+{
+	const struct explain_cause_def *c = m->cat ? explain_cause_lookup(m->cat, key) : NULL;
+	if (!c || r->n_causes == EXPLAIN_MAX_CAUSES)
+		return;
+	for (size_t i = 0; i < r->n_causes; i++)
+		if (strcmp(r->causes[i].def->finding, c->finding) == 0)
+			return;
+	size_t k = r->n_causes;
+	rank[k] = add_candidate(a, m, r, res, c, 0, because);
+}
+
 void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r)
 {
@@ -755,27 +770,18 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		rank[k] = add_candidate(a, machine ? m : NULL, r, &res, msg->cands[i].cause, msg->cands[i].score,
 					msg->cands[i].because);
 	}
-	/* the search met the very name the message asks for as a link to a missing file: that is why it
-	 * was not found, whatever the message's class lists (a package removed or upgraded under it) */
-	bool broken_named = false;
-	for (size_t i = 0; i < r->n_causes; i++)
-		broken_named |= strcmp(r->causes[i].def->finding, "lib-broken-symlink") == 0;
-	const struct explain_cause_def *broken = m && m->cat ? explain_cause_lookup(m->cat, "lib-broken-link") : NULL;
-	/* the DLL named by its path imports a CUDA DLL of a release that is not installed, while another
-	 * is: whatever the named DLL's class lists, the program wants another CUDA */
-	bool major_named = false;
-	for (size_t i = 0; i < r->n_causes; i++)
-		major_named |= strcmp(r->causes[i].def->finding, "dll-wrong-major") == 0;
-	const struct explain_cause_def *major = m && m->cat ? explain_cause_lookup(m->cat, "cuda-dll-wrong-major") : NULL;
-	if (machine && res.dep_other_major && major && !major_named && r->n_causes < EXPLAIN_MAX_CAUSES) {
-		size_t k = r->n_causes;
-		rank[k] = add_candidate(a, m, r, &res, major, 0,
-					"the DLL the message names imports a CUDA DLL of a release that is not installed");
-	}
-	if (machine && res.dangling && broken && !broken_named && r->n_causes < EXPLAIN_MAX_CAUSES) {
-		size_t k = r->n_causes;
-		rank[k] = add_candidate(a, m, r, &res, broken, 0,
-					"the loader's search for the library the message names met a dangling link");
+	if (machine) {
+		/* the DLL named by its path imports a CUDA DLL of a release that is not installed, while
+		 * another is: whatever the named DLL's class lists, the program wants another CUDA */
+		if (res.dep_other_major)
+			add_resolution_cause(a, m, r, &res, rank, "cuda-dll-wrong-major",
+					     "the DLL the message names imports a CUDA DLL of a release that is not installed");
+		/* the search met the very name the message asks for as a link to a missing file: that is
+		 * why it was not found, whatever the message's class lists (a package removed or upgraded
+		 * under it) */
+		if (res.dangling)
+			add_resolution_cause(a, m, r, &res, rank, "lib-broken-link",
+					     "the loader's search for the library the message names met a dangling link");
 	}
 	if (machine && machine_known(m)) {
 		add_family_errors(a, m, r, rank);

@@ -111,6 +111,7 @@ static const char *access_path(struct loader *L, const char *path)
 struct opened {
 	enum loader_verdict verdict;
 	const char *reason;
+	bool dangling; /* the name is a symlink to a missing file */
 	const char *real_path;
 	struct elf_info elf;
 	uint64_t dev, ino;
@@ -132,9 +133,11 @@ static void try_open(struct loader *L, const char *path, struct opened *o)
 		struct stat lst;
 		if (e == ELOOP)
 			o->reason = arena_printf(L->a, "too many levels of symbolic links at %s", r.failed_at);
-		else if (e == ENOENT && sysroot_lstat(L->cfg.root, ap, &lst) == 0 && S_ISLNK(lst.st_mode))
+		else if (e == ENOENT && sysroot_lstat(L->cfg.root, ap, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+			o->dangling = true;
 			o->reason = arena_printf(L->a, "dangling symlink -> %s (missing)",
 						 r.n_links ? r.links[r.n_links - 1].target : "?");
+		}
 		else if (e == ENOENT && !sysroot_is_dir(L->cfg.root, path_dirname(L->a, ap)))
 			o->reason = "no such directory";
 		else
@@ -541,6 +544,7 @@ static bool try_candidate(struct search *s, const char *path, enum loader_how ho
 	try_open(s->L, path, &op);
 	c->verdict = op.verdict;
 	c->reason = op.reason;
+	c->dangling = op.dangling;
 	if (op.verdict == LOADER_UNREADABLE)
 		s->saw_eacces = true;
 	if (op.verdict == LOADER_NOT_ELF) {

@@ -58,6 +58,7 @@ struct loader_candidate {
 	const char *via;        /* "RPATH of /usr/bin/python3", "LD_LIBRARY_PATH element 2", "ld.so.cache" */
 	enum loader_verdict verdict;
 	const char *reason;     /* human text: "taken", "no such file", "wrong ELF class: ELFCLASS32", ... */
+	bool dangling;          /* LOADER_NOT_FOUND because the name is a symlink to a missing file */
 };
 
 struct loader_object; /* an object in the simulated process */
