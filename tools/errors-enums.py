@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Regenerate data/errors.tsv: every code of cudaError_t, CUresult, cudnnStatus_t (9), cublasStatus_t,
-ncclResult_t and nvmlReturn_t, read from the real headers, with the texts the libraries print.
+cufftResult, curandStatus_t, cusolverStatus_t, cusparseStatus_t, ncclResult_t and nvmlReturn_t, read
+from the real headers, with the texts the libraries print.
 
 Run by hand when a new CUDA release adds codes (it is not part of the build):
-  tools/errors-enums.py --cuda /usr/local/cuda --nvml-h NVML.H --libcuda-strings STRINGS \
-      --nvml-strings STRINGS [--cudart-old LIB] > data/errors.tsv.new
+  tools/errors-enums.py --cuda /usr/local/cuda [--nvml-h NVML.H --nvml-strings STRINGS] \
+      [--libcuda-strings STRINGS] > data/errors.tsv.new
+Without --libcuda-strings the CUresult rows, without --nvml-h the nvmlReturn_t rows are kept as they are.
 The curated columns of the existing table (finding, note, causes, verbatim texts checked against
 reports) are kept for every (api, code) already in data/errors.tsv; new rows get the header's name,
-the text the library returns (cudaGetErrorString of libcudart, cublasGetStatusString of libcublas; the
-name for cuDNN, whose cudnnGetErrorString returns the name) and no finding. Rows of other APIs
+the text the library returns (cudaGetErrorString of libcudart, cublasGetStatusString of libcublas,
+cusparseGetErrorString of libcusparse; the name for cuDNN, whose cudnnGetErrorString returns the name;
+the header's comment or the name in our words, not verbatim, for cuFFT, cuRAND and cuSOLVER, which
+have no string function) and no finding. Rows of other APIs
 (cudnn8, cudart_legacy, optix, win32) are kept as they are.
 
 It loads libcudart/libcublas with ctypes to call their string functions: pure table lookups that
@@ -54,9 +58,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--table", default="data/errors.tsv")
     ap.add_argument("--cuda", default="/usr/local/cuda")
-    ap.add_argument("--nvml-h", required=True)
-    ap.add_argument("--libcuda-strings", required=True)
-    ap.add_argument("--nvml-strings", required=True)
+    ap.add_argument("--nvml-h")
+    ap.add_argument("--libcuda-strings")
+    ap.add_argument("--nvml-strings")
     a = ap.parse_args()
     inc = os.path.join(a.cuda, "include")
     head, old, order = read_table(a.table)
@@ -75,16 +79,17 @@ def main():
         new[("cudart", code)] = (name, text, "yes", "O3")
     # CUresult: the driver's texts are the runtime's for most codes; take one only when the real
     # libcuda holds that exact string
-    cu = open(os.path.join(inc, "cuda.h")).read()
-    body = enum_body(cu, "typedef enum cudaError_enum", "} CUresult;")
-    libcuda = set(open(a.libcuda_strings, encoding="latin-1").read().split("\n"))
-    for name, val in re.findall(r"\b(CUDA_(?:SUCCESS|ERROR_\w+))\s*=\s*(\d+)", body):
-        code = int(val)
-        t = rt_text.get(code)
-        if t and t in libcuda:
-            new[("cu", code)] = (name, t, "yes", "O3")
-        else:
-            new[("cu", code)] = (name, name, "no", "O3")
+    if a.libcuda_strings:
+        cu = open(os.path.join(inc, "cuda.h")).read()
+        body = enum_body(cu, "typedef enum cudaError_enum", "} CUresult;")
+        libcuda = set(open(a.libcuda_strings, encoding="latin-1").read().split("\n"))
+        for name, val in re.findall(r"\b(CUDA_(?:SUCCESS|ERROR_\w+))\s*=\s*(\d+)", body):
+            code = int(val)
+            t = rt_text.get(code)
+            if t and t in libcuda:
+                new[("cu", code)] = (name, t, "yes", "O3")
+            else:
+                new[("cu", code)] = (name, name, "no", "O3")
     # cudnnStatus_t (cuDNN 9): cudnnGetErrorString returns the name; deprecated aliases
     g = open(os.path.join(inc, "cudnn_graph.h")).read()
     body = enum_body(g, "typedef enum {\n    CUDNN_STATUS_SUCCESS", "} cudnnStatus_t;")
@@ -101,6 +106,25 @@ def main():
     lib.cublasGetStatusString.restype = ctypes.c_char_p
     for name, val in re.findall(r"\b(CUBLAS_STATUS_\w+)\s*=\s*(\d+)", cb):
         new[("cublas", int(val))] = (name, lib.cublasGetStatusString(int(val)).decode(), "yes", "O3")
+    # cusparseStatus_t: cusparseGetErrorString's texts; they are generic ("internal error"), so
+    # explain counts them only on a line that names cuSPARSE (api_hint in src/explain/explain_facts.c)
+    sp = open(os.path.join(inc, "cusparse.h")).read()
+    lib = ctypes.CDLL(os.path.join(a.cuda, "lib64", "libcusparse.so"))
+    lib.cusparseGetErrorString.restype = ctypes.c_char_p
+    for name, val in re.findall(r"\b(CUSPARSE_STATUS_\w+)\s*=\s*(\d+)", sp):
+        new[("cusparse", int(val))] = (name, lib.cusparseGetErrorString(int(val)).decode(), "yes", "O3")
+    # cufftResult, curandStatus_t, cusolverStatus_t: no string function; the text is the name's
+    # words (programs print the name: PyTorch's "cuFFT error: CUFFT_INTERNAL_ERROR")
+    for api, header, start, end in (("cufft", "cufft.h", "typedef enum cufftResult_t", "} cufftResult;"),
+                                    ("curand", "curand.h", "enum curandStatus", "};"),
+                                    ("cusolver", "cusolver_common.h", "typedef enum", "} cusolverStatus_t;")):
+        src = open(os.path.join(inc, header)).read()
+        body = src[:src.index(end)]
+        body = body[body.rindex(start):]
+        for name, val in re.findall(r"\b([A-Z]+_\w+)\s*=\s*(0x[0-9A-Fa-f]+|\d+)", body):
+            words = name.split("_", 1)[1]
+            words = words[len("STATUS_"):] if words.startswith("STATUS_") else words
+            new[(api, int(val, 0))] = (name, words.replace("_", " ").lower(), "no", "O3")
     # ncclResult_t: texts of ncclGetErrorString (NVIDIA/nccl src/init.cc, S22)
     nccl_text = {0: "no error", 1: "unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
                  2: "unhandled system error (run with NCCL_DEBUG=INFO for details)",
@@ -113,29 +137,30 @@ def main():
         code = int(val)
         new[("nccl", code)] = (name, nccl_text.get(code, name), "yes" if code in nccl_text else "no", "O3,S22")
     # nvmlReturn_t: nvml.h (S21); texts of nvmlErrorString only when libnvidia-ml holds them
-    nv = open(a.nvml_h).read()
-    body = enum_body(nv, "typedef enum nvmlReturn_enum", "} nvmlReturn_t;")
-    # nvmlErrorString's texts, code by code (the strings of libnvidia-ml 535 are pooled, so their
-    # order does not give the codes; each text is checked to be in the binary, a suffix counts)
-    nvml_text = {0: "Success", 1: "Uninitialized", 2: "Invalid Argument", 3: "Not Supported",
-                 4: "Insufficient Permissions", 5: "Already Initialized", 6: "Not Found",
-                 7: "Insufficient Size", 8: "Insufficient External Power", 9: "Driver Not Loaded",
-                 10: "Timeout", 11: "Interrupt Request Issue", 12: "NVML Shared Library Not Found",
-                 13: "Function Not Found", 14: "Corrupted infoROM", 15: "GPU is lost",
-                 16: "GPU requires reset", 17: "GPU access blocked by the operating system",
-                 18: "Driver/library version mismatch", 19: "In use by another client",
-                 20: "Insufficient Memory", 21: "No data", 22: "vGPU ECC not supported",
-                 23: "Insufficient Resources", 24: "Invalid Frequency", 25: "Argument version mismatch",
-                 26: "Requested functionality has been deprecated", 27: "System is not in ready state",
-                 999: "Unknown Error"}
-    blob = open(a.nvml_strings, encoding="latin-1").read().split("\n")
-    for name, val, comment in re.findall(r"\b(NVML_(?:SUCCESS|ERROR_\w+))\s*=\s*(\d+),?\s*//!<\s*([^\n]*)", body):
-        code = int(val)
-        t = nvml_text.get(code)
-        if t and any(s.endswith(t) for s in blob):
-            new[("nvml", code)] = (name, t, "yes", "S21,O3")
-        else:
-            new[("nvml", code)] = (name, comment.strip(), "no", "S21")
+    if a.nvml_h and a.nvml_strings:
+        nv = open(a.nvml_h).read()
+        body = enum_body(nv, "typedef enum nvmlReturn_enum", "} nvmlReturn_t;")
+        # nvmlErrorString's texts, code by code (the strings of libnvidia-ml 535 are pooled, so their
+        # order does not give the codes; each text is checked to be in the binary, a suffix counts)
+        nvml_text = {0: "Success", 1: "Uninitialized", 2: "Invalid Argument", 3: "Not Supported",
+                     4: "Insufficient Permissions", 5: "Already Initialized", 6: "Not Found",
+                     7: "Insufficient Size", 8: "Insufficient External Power", 9: "Driver Not Loaded",
+                     10: "Timeout", 11: "Interrupt Request Issue", 12: "NVML Shared Library Not Found",
+                     13: "Function Not Found", 14: "Corrupted infoROM", 15: "GPU is lost",
+                     16: "GPU requires reset", 17: "GPU access blocked by the operating system",
+                     18: "Driver/library version mismatch", 19: "In use by another client",
+                     20: "Insufficient Memory", 21: "No data", 22: "vGPU ECC not supported",
+                     23: "Insufficient Resources", 24: "Invalid Frequency", 25: "Argument version mismatch",
+                     26: "Requested functionality has been deprecated", 27: "System is not in ready state",
+                     999: "Unknown Error"}
+        blob = open(a.nvml_strings, encoding="latin-1").read().split("\n")
+        for name, val, comment in re.findall(r"\b(NVML_(?:SUCCESS|ERROR_\w+))\s*=\s*(\d+),?\s*//!<\s*([^\n]*)", body):
+            code = int(val)
+            t = nvml_text.get(code)
+            if t and any(s.endswith(t) for s in blob):
+                new[("nvml", code)] = (name, t, "yes", "S21,O3")
+            else:
+                new[("nvml", code)] = (name, comment.strip(), "no", "S21")
 
     out = {}
     for key, (name, text, verb, src) in new.items():
@@ -165,7 +190,8 @@ def main():
             r.setdefault("causes", "-")
             r.setdefault("aliases", "-")
             out[key] = r
-    api_order = ["cudart", "cudart_legacy", "cu", "cudnn8", "cudnn9", "cublas", "nccl", "nvml", "optix", "win32", "ntstatus"]
+    api_order = ["cudart", "cudart_legacy", "cu", "cudnn8", "cudnn9", "cublas", "cufft", "curand", "cusolver",
+                 "cusparse", "nccl", "nvml", "optix", "win32", "ntstatus"]
     keys = sorted(out, key=lambda k: (api_order.index(k[0]) if k[0] in api_order else 99, k[1]))
     for h in head:
         print(h)

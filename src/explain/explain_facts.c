@@ -48,8 +48,9 @@ enum {
 	H_WIN = 1u << 6,    /* a DLL, WinError, LoadLibrary */
 	H_GPU = 1u << 7,    /* gpu, nvidia */
 	H_OPTIX = 1u << 8,  /* optix, optixInit */
+	H_MATH = 1u << 9,   /* cufft, curand, cusolver, cusparse */
 };
-#define H_API (H_CUDA | H_CUDNN | H_CUBLAS | H_NCCL | H_NVML | H_CU | H_GPU | H_OPTIX)
+#define H_API (H_CUDA | H_CUDNN | H_CUBLAS | H_NCCL | H_NVML | H_CU | H_GPU | H_OPTIX | H_MATH)
 
 static bool word_char(unsigned char c)
 {
@@ -99,6 +100,8 @@ static void find_hints(struct explain_reader *L)
 		{ "curesult", H_CU },    { ".dll", H_WIN },             { "winerror", H_WIN },
 		{ "loadlibrary", H_WIN }, { "win32", H_WIN },           { "gpu", H_GPU },
 		{ "nvidia", H_GPU },     { "thcudacheck", H_CUDA },     { "optix", H_OPTIX },
+		{ "cufft", H_MATH | H_CUDA }, { "curand", H_MATH | H_CUDA }, { "cusolver", H_MATH | H_CUDA },
+		{ "cusparse", H_MATH | H_CUDA },
 	};
 	L->hints = 0;
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -680,7 +683,8 @@ static bool camel_case(const uint8_t *p, size_t n)
  * Only for the libraries whose C names are PREFIX_STATUS_...; false for any other token. */
 static bool binding_status_name(const uint8_t *line, size_t n, char *out, size_t cap)
 {
-	static const char *const prefixes[] = { "cudnnStatus", "cublasStatus", "cusparseStatus", "cusolverStatus" };
+	static const char *const prefixes[] = { "cudnnStatus", "cublasStatus", "cusparseStatus", "cusolverStatus",
+						 "curandStatus" };
 	bool known = false;
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !known; i++)
 		known = n > strlen(prefixes[i]) && memcmp(line, prefixes[i], strlen(prefixes[i])) == 0;
@@ -740,6 +744,8 @@ static unsigned api_hint(const char *api)
 		const char *api;
 		unsigned h;
 	} t[] = {
+		/* the math libraries before "cu", which is a prefix of their names */
+		{ "cufft", H_MATH },         { "curand", H_MATH },    { "cusolver", H_MATH }, { "cusparse", H_MATH },
 		{ "cudart", H_CUDA | H_CU }, { "cu", H_CUDA | H_CU }, { "cudnn", H_CUDNN }, { "cublas", H_CUBLAS },
 		{ "nccl", H_NCCL },          { "nvml", H_NVML },      { "win32", H_WIN },    { "ntstatus", H_WIN },
 		{ "optix", H_OPTIX },

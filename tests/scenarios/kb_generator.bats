@@ -104,3 +104,18 @@ gen() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"data/t.tsv:7: rows with"*"must be adjacent (see line 5)"* ]]
 }
+
+@test "data/errors.tsv is what tools/errors-enums.py reads from the real CUDA 13 headers (every code of the math libraries too)" {
+	# It calls the string functions of the toolkit's libcudart, libcublas and libcusparse (table
+	# lookups, no device); the CUresult and NVML rows need the driver's strings and are kept as they are.
+	for f in include/cufft.h include/curand.h include/cusolver_common.h include/cusparse.h lib64/libcusparse.so lib64/libcublas.so; do
+		[ -e /usr/local/cuda/$f ] || skip "no CUDA 13 toolkit at /usr/local/cuda ($f missing)"
+	done
+	run python3 "$CUDX_SRC/tools/errors-enums.py" --table "$CUDX_SRC/data/errors.tsv" --cuda /usr/local/cuda
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > regenerated.tsv
+	diff "$CUDX_SRC/data/errors.tsv" regenerated.tsv
+	grep -q "^cufft	5	CUFFT_INTERNAL_ERROR	" regenerated.tsv
+	grep -q "^cusparse	4	CUSPARSE_STATUS_ARCH_MISMATCH	architecture mismatch	yes	" regenerated.tsv
+	[ "$(grep -c '^cusolver	' regenerated.tsv)" -ge 25 ]
+}

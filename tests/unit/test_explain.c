@@ -451,6 +451,11 @@ static const struct {
 	{ "cudnnCreate() failed: CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", "cudnn-cuda-mismatch" },
 	{ "cudnn status 3005 while building the graph", "driver-too-old" },
 	{ "cublasLtMatmul returned CUBLAS_STATUS_ALLOC_FAILED", "gpu-out-of-memory" },
+	/* cuFFT's internal error is PyTorch's cu117 build on an Ada GPU (S27); the other math
+	 * libraries' statuses take cuBLAS's causes */
+	{ "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", "framework-gpu-arch" },
+	{ "cusolverDnCreate(handle) failed: CUSOLVER_STATUS_ALLOC_FAILED", "gpu-out-of-memory" },
+	{ "CUSPARSE_STATUS_ARCH_MISMATCH in cusparseSpMM", "framework-gpu-arch" },
 	{ "CUDA error 804 at init.cu:12", "forward-compat-unsupported" },
 	{ "nvidia-container-cli: initialization error: nvml error: insufficient permissions: unknown", "device-node-permission" },
 	/* Windows codes with other DLLs, and in other languages */
@@ -583,6 +588,13 @@ static void test_general_facts(void **state)
 	m = first_message("handle: cublasStatusAllocFailed");
 	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUBLAS_STATUS_ALLOC_FAILED");
 	assert_null(first_message("cudnn wrapper: cudnnStatusLooksFine"));
+	m = first_message("pycuda raised curandStatusAllocationFailed");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CURAND_STATUS_ALLOCATION_FAILED");
+	/* cuSPARSE's printed texts are generic: they count only next to the library's name */
+	m = first_message("cusparse: architecture mismatch");
+	assert_string_equal(fact_of(m, EXF_CODE, 0)->code->name, "CUSPARSE_STATUS_ARCH_MISMATCH");
+	m = first_message("kernel: architecture mismatch");
+	assert_true(m == NULL || fact_of(m, EXF_CODE, 0) == NULL);
 	/* the runtime's names without "cudaError", in CamelCase next to a CUDA word; a one-word rest
 	 * and the same word without a CUDA word are nothing */
 	m = first_message("CUDAError InsufficientDriver");
