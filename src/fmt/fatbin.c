@@ -9,6 +9,7 @@
  *   away; a global budget (work_left) bounds that work to a small multiple of the file size, so
  *   a file crafted with many overlapping bogus headers cannot make the scan quadratic. */
 #include "fmt/fatbin.h"
+#include "fmt/ptx_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -373,6 +374,26 @@ static bool cubin_entry(struct span f, struct arena *a, struct fatbin_file *out)
 	return true;
 }
 
+/* A PTX text file (nvcc -ptx; what cuModuleLoad reads): one PTX image, the ISA version and
+ * target from its header (fmt/ptx_text.h). */
+static bool ptx_text_entry(struct span f, struct arena *a, struct fatbin_file *out)
+{
+	struct ptx_text_header h;
+	if (!ptx_text_header(f, &h))
+		return false;
+	struct fatbin_region *r = arena_calloc(a, 1, sizeof *r);
+	*r = (struct fatbin_region){ .name = "(PTX text)", .offset = 0, .size = f.n, .containers = 1, .entries = 1 };
+	out->regions = r;
+	out->n_regions = 1;
+	uint64_t flags = h.variant == 'a' ? FATBIN_FLAG_ARCH_SPECIFIC : h.variant == 'f' ? FATBIN_FLAG_FAMILY_SPECIFIC : 0;
+	struct fatbin_entry *e = ARENA_PUSH(a, out->entries, out->n_entries, out->cap_entries);
+	*e = (struct fatbin_entry){ .payload_size = f.n, .flags = flags, .sm = h.sm, .kind = FATBIN_KIND_PTX,
+				    .major = h.isa_major, .minor = h.isa_minor, .variant = h.variant };
+	struct fatbin_container *c = ARENA_PUSH(a, out->containers, out->n_containers, out->cap_containers);
+	*c = (struct fatbin_container){ .size = f.n, .n_entries = 1 };
+	return true;
+}
+
 static int region_cmp(const void *x, const void *y)
 {
 	const struct fatbin_region *a = x, *b = y;
@@ -412,6 +433,8 @@ void fatbin_scan(struct span file, struct arena *a, const struct fatbin_opts *op
 			rl.n = 0;
 	} else {
 		out->host = FATBIN_HOST_RAW;
+		if (ptx_text_entry(file, a, out))
+			return;
 		step = 1;
 	}
 	if (rl.capped)

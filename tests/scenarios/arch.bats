@@ -83,6 +83,25 @@ nvcc_build() { # OUT GENCODE...
 	[ "$(json_get '["files"][0]["verdicts"][0]["driver_ok"]')" = True ]
 }
 
+@test "arch: a PTX file from nvcc -ptx is judged like PTX in a fat binary (target, ISA, driver)" {
+	[ -x /usr/local/cuda/bin/nvcc ] || skip_fixture "needs nvcc 13 at /usr/local/cuda/bin/nvcc"
+	/usr/local/cuda/bin/nvcc -ptx -arch=compute_80 "$CUDX_SRC/tests/fixtures/arch/kernel.cu" -o "$work/k.ptx" >"$work/nvcc.log" 2>&1 ||
+		skip_fixture "nvcc cannot compile here: $(tail -1 "$work/nvcc.log")"
+	run_cudx arch "$work/k.ptx" --gpu sm_90 --driver 580.65.06 --json
+	[ "$status" -eq 0 ]
+	[ "$(json_get '["files"][0]["ptx"][0]["target"]')" = compute_80 ]
+	[ "$(json_get '["files"][0]["ptx"][0]["ptx_isa"]')" = 9.0 ]
+	[ "$(json_get '["files"][0]["verdicts"][0]["verdict"]')" = ptx-jit ]
+	# a driver for CUDA 12.2 cannot read PTX ISA 9.0; a GPU older than the target cannot run it
+	run_cudx arch "$work/k.ptx" --gpu sm_90 --driver 535.104.05 --json
+	[ "$status" -eq 1 ]
+	has_finding no-kernel-image
+	[ "$(json_get '["files"][0]["verdicts"][0]["driver_ok"]')" = False ]
+	run_cudx arch "$work/k.ptx" --gpu sm_75 --driver 580.65.06 --json
+	[ "$status" -eq 1 ]
+	[ "$(json_get '["files"][0]["verdicts"][0]["verdict"]')" = no-kernel-image ]
+}
+
 @test "arch: a host-only library has no GPU code; a missing file is an error (exit 2)" {
 	need_file /usr/local/cuda/lib64/libcudart.so.13
 	run_cudx arch /usr/local/cuda/lib64/libcudart.so.13 --gpu sm_86 --json
