@@ -41,12 +41,21 @@ static void text_file(struct cudx_ctx *ctx, const struct arch_inventory *ai, con
 	if (s->n_containers == 0) {
 		fprintf(out, "  no GPU code (no fat binary found)\n");
 	} else {
-		fprintf(out, "  %zu fat binaries, %zu images:", s->n_containers, s->n_entries);
-		for (size_t r = 0; r < f->fat.n_regions; r++)
-			if (f->fat.regions[r].containers)
-				fprintf(out, " %s %u", f->fat.regions[r].name, f->fat.regions[r].containers);
-		fprintf(out, "\n  compression: none %u, lz4 %u, zstd %u\n", s->by_comp[FATBIN_COMP_NONE],
-			s->by_comp[FATBIN_COMP_LZ4], s->by_comp[FATBIN_COMP_ZSTD]);
+		/* a lone cubin or PTX file is one image of its own, not a fat binary */
+		const char *lone = f->fat.n_regions == 1 && (strcmp(f->fat.regions[0].name, "(cubin)") == 0 ||
+							      strcmp(f->fat.regions[0].name, "(PTX text)") == 0)
+					   ? f->fat.regions[0].name
+					   : NULL;
+		if (lone) {
+			fprintf(out, "  one GPU image %s\n", lone);
+		} else {
+			fprintf(out, "  %zu fat binaries, %zu images:", s->n_containers, s->n_entries);
+			for (size_t r = 0; r < f->fat.n_regions; r++)
+				if (f->fat.regions[r].containers)
+					fprintf(out, " %s %u", f->fat.regions[r].name, f->fat.regions[r].containers);
+			fprintf(out, "\n  compression: none %u, lz4 %u, zstd %u\n", s->by_comp[FATBIN_COMP_NONE],
+				s->by_comp[FATBIN_COMP_LZ4], s->by_comp[FATBIN_COMP_ZSTD]);
+		}
 		const struct {
 			uint16_t kind;
 			const char *label;
