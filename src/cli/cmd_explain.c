@@ -160,7 +160,7 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	diag_run(&d);
 	findings_sort(fs);
 
-	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin, NULL, NULL, cat };
+	struct explain_machine m = { inv, fs, ctx->os, ctx->env.origin, NULL, NULL, cat, ctx->env.unknown };
 	explain_machine_loader(&m, ctx);
 	struct explain_report rep = {
 		.scan = &scan,

@@ -150,3 +150,26 @@ void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv)
 	if (any_nvcc)
 		find_host_gcc(ctx, inv);
 }
+
+/* The toolkit a build takes: the first nvcc on PATH, else CUDA_HOME / CUDA_PATH / CUDA_ROOT (what
+ * PyTorch's and CMake's CUDA lookups read), else /usr/local/cuda, else the only one with an nvcc. */
+const struct toolkit *hostcc_toolkit(const struct inventory *inv)
+{
+	static const char *const order[] = { "nvcc on PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
+	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
+		for (size_t i = 0; i < inv->n_toolkits; i++)
+			if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].origin, order[o]) == 0)
+				return &inv->toolkits[i];
+	for (size_t i = 0; i < inv->n_toolkits; i++)
+		if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].path, "/usr/local/cuda") == 0)
+			return &inv->toolkits[i];
+	/* else the only toolkit with an nvcc, wherever it is (Arch's /opt/cuda) */
+	const struct toolkit *only = NULL;
+	for (size_t i = 0; i < inv->n_toolkits; i++)
+		if (inv->toolkits[i].nvcc) {
+			if (only)
+				return NULL;
+			only = &inv->toolkits[i];
+		}
+	return only;
+}

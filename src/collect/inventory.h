@@ -202,6 +202,8 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
 #define DISTRO_CUDA_TOOLKIT_DIR "/usr/lib/nvidia-cuda-toolkit"
 void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv);   /* nvcc's host compiler */
+/* The toolkit whose nvcc a build takes (collect/hostcc.c), or NULL. */
+const struct toolkit *hostcc_toolkit(const struct inventory *inv);
 void collect_libs(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_process(struct cudx_ctx *ctx, struct inventory *inv); /* --pid maps */
 void collect_python(struct cudx_ctx *ctx, struct inventory *inv);  /* frameworks (issue 7) */

@@ -179,30 +179,13 @@ static void check_framework_cpu(struct diag_ctx *d, const struct rule *self)
 		    env->prefix, env->prefix);
 }
 
-/* The toolkit a build takes: the first nvcc on PATH, else CUDA_HOME / CUDA_PATH / CUDA_ROOT (what
- * PyTorch's and CMake's CUDA lookups read), else /usr/local/cuda, else the only one with an nvcc;
- * whose nvcc takes no GCC this new. */
+/* The toolkit nvcc would come from (hostcc_toolkit), when its nvcc takes no GCC this new. */
 static const struct toolkit *compiler_too_new(const struct inventory *inv)
 {
 	const struct host_compiler *h = &inv->hostcc;
 	if (!h->gcc_major || h->allowed)
 		return NULL;
-	static const char *const order[] = { "nvcc on PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
-	const struct toolkit *pick = NULL;
-	for (size_t o = 0; o < 4 && !pick; o++)
-		for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
-			if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].origin, order[o]) == 0)
-				pick = &inv->toolkits[i];
-	for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
-		if (inv->toolkits[i].nvcc && strcmp(inv->toolkits[i].path, "/usr/local/cuda") == 0)
-			pick = &inv->toolkits[i];
-	/* else the only toolkit with an nvcc, wherever it is (Arch's /opt/cuda) */
-	size_t with_nvcc = 0;
-	for (size_t i = 0; i < inv->n_toolkits && !pick; i++)
-		with_nvcc += inv->toolkits[i].nvcc != NULL;
-	for (size_t i = 0; i < inv->n_toolkits && !pick && with_nvcc == 1; i++)
-		if (inv->toolkits[i].nvcc)
-			pick = &inv->toolkits[i];
+	const struct toolkit *pick = hostcc_toolkit(inv);
 	return pick && pick->gcc_max_major && h->gcc_major > pick->gcc_max_major ? pick : NULL;
 }
 

@@ -847,6 +847,21 @@ static size_t number_apis(const struct explain_reader *L, long code, bool hex, c
 	return n;
 }
 
+/* make's exit status of a failed recipe, "make[2]: *** [Makefile:252: x.o] Error 1": no API's code
+ * (a DKMS module build names nvidia in the target, which would read it as the runtime's). */
+static bool make_status(const struct explain_reader *L, size_t t)
+{
+	if (t == 0 || !has_lc(L, "*** ["))
+		return false;
+	const struct tok *q = &L->toks[t - 1];
+	if (q->len != 5 || memcmp(L->lc.p + q->off, "error", 5) != 0)
+		return false;
+	size_t i = q->off;
+	while (i > 0 && L->lc.p[i - 1] == ' ')
+		i--;
+	return i > 0 && L->lc.p[i - 1] == ']';
+}
+
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
  * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess, "802 system error". */
 static void read_numbers(struct explain_reader *L)
@@ -906,7 +921,7 @@ static void read_numbers(struct explain_reader *L)
 				    (L->lc.p[after] == ' ' && (after + 1 >= L->lc.n || strchr(".,:;)!", L->lc.p[after + 1])));
 			announced = ends && (strcmp(w, "error") == 0 || strcmp(w, "failure") == 0);
 		}
-		if (!announced)
+		if (!announced || make_status(L, t))
 			continue;
 		if (code == 0)
 			continue;

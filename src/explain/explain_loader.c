@@ -142,6 +142,9 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 	for (size_t i = 0; !r->path && i < r->n_cands && !out->dangling; i++)
 		if (r->cands[i].dangling)
 			out->dangling = arena_printf(a, "%s: %s", r->cands[i].path, r->cands[i].reason);
+	for (size_t i = 0; !r->path && i < r->n_cands && !out->placeholder; i++)
+		if (r->cands[i].empty)
+			out->placeholder = r->cands[i].path;
 }
 #endif
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "collect/python.h"
 #include "collect/windows.h"
 #include "diag/rule.h"
 #include "explain/explain_rank.h"
@@ -250,6 +251,58 @@ static const char *check_driver_new_enough(struct arena *a, const struct explain
 			    d->effective_version, d->max_cuda, cuda);
 }
 
+/* The converse of driver-new-enough: the driver here supports an older CUDA than the one the
+ * message needs (the image's NVIDIA_REQUIRE_CUDA, the runtime a program was built with). */
+static const char *driver_below_message_cuda(struct arena *a, const struct explain_machine *m,
+					     const struct explain_result *r)
+{
+	const char *cuda = explain_kv_get(r, "cuda");
+	const struct driver_info *d = &m->inv->driver;
+	struct version want, have;
+	if (!cuda || !d->max_cuda || !d->effective_version || !version_parse(cuda, &want) ||
+	    !version_parse(d->max_cuda, &have) || version_cmp_parts(&have, &want, 2) >= 0)
+		return NULL;
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, older than CUDA %s", d->effective_version,
+			    d->max_cuda, cuda);
+}
+
+/* Every PyTorch on the machine is a CUDA build (torch/version.py names its CUDA): not a CPU wheel. */
+static const char *check_torch_gpu_build(struct arena *a, const struct explain_machine *m,
+					 struct explain_result *r)
+{
+	(void)r;
+	const struct python_inventory *py = m->inv->python;
+	const struct py_framework *seen = NULL;
+	const char *prefix = NULL;
+	for (size_t e = 0; py && e < py->n_envs; e++)
+		for (size_t i = 0; i < py->envs[e].n_fws; i++) {
+			const struct py_framework *fw = &py->envs[e].fws[i];
+			if (fw->kind != PY_FW_TORCH)
+				continue;
+			if (!fw->gpu_build || fw->cpu_only || !fw->cuda)
+				return NULL;
+			seen = fw;
+			prefix = py->envs[e].prefix;
+		}
+	if (!seen)
+		return NULL;
+	return arena_printf(a, "PyTorch %s in %s is built for CUDA %s (%s)", seen->version ? seen->version : "",
+			    prefix, seen->cuda, seen->cuda_source ? seen->cuda_source : "its package");
+}
+
+/* The nvcc a build takes accepts the host compiler it would run (its host_config.h's newest GCC). */
+static const char *check_host_compiler_supported(struct arena *a, const struct explain_machine *m,
+						 struct explain_result *r)
+{
+	(void)r;
+	const struct host_compiler *h = &m->inv->hostcc;
+	const struct toolkit *tk = hostcc_toolkit(m->inv);
+	if (!tk || !h->gcc_major || !tk->gcc_max_major || h->gcc_major > tk->gcc_max_major)
+		return NULL;
+	return arena_printf(a, "the nvcc a build takes here (%s) accepts GCC up to %d, and the compiler it would use, %s, is GCC %d",
+			    tk->nvcc, tk->gcc_max_major, h->path, h->gcc_major);
+}
+
 static const char *check_gpu_present(struct arena *a, const struct explain_machine *m,
 				     struct explain_result *r)
 {
@@ -312,6 +365,27 @@ static const char *check_no_stub(struct arena *a, const struct explain_machine *
 			    d->libcuda_path);
 }
 
+/* No stubs directory on LD_LIBRARY_PATH where it ran (the environment is known). */
+static const char *check_no_stubs_on_path(struct arena *a, const struct explain_machine *m,
+					  struct explain_result *r)
+{
+	(void)r;
+	if (!m->env_origin || m->env_unknown)
+		return NULL;
+	const char *v = inventory_env(m->inv, "LD_LIBRARY_PATH");
+	for (const char *p = v; p && *p;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n > 1 && p[n - 1] == '/')
+			n--;
+		if (n >= 6 && memcmp(p + n - 6, "/stubs", 6) == 0)
+			return NULL;
+		p = end ? end + 1 : p + strlen(p);
+	}
+	return arena_printf(a, "LD_LIBRARY_PATH where it ran (%s) names no stubs directory%s", m->env_origin,
+			    v ? "" : ": it is not set");
+}
+
 static const struct {
 	const char *name;
 	const char *(*check)(struct arena *a, const struct explain_machine *m, struct explain_result *r);
@@ -319,7 +393,8 @@ static const struct {
 	{ "lib-present", check_lib_present },   { "driver-present", check_driver_present },
 	{ "driver-new-enough", check_driver_new_enough }, { "gpu-present", check_gpu_present },
 	{ "not-wsl", check_not_wsl },           { "no-stub", check_no_stub },
-	{ "versioned-copy-absent", check_versioned_copy_absent },
+	{ "versioned-copy-absent", check_versioned_copy_absent }, { "torch-gpu-build", check_torch_gpu_build },
+	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
 };
 
 bool explain_rule_out_known(const char *name)
@@ -416,6 +491,16 @@ static enum support library_support(struct arena *a, const struct explain_machin
 			return SUPPORT_CONFIRMS;
 		}
 		return SUPPORT_NONE;
+	}
+	/* in a container, the wanted name is an empty file where the NVIDIA runtime binds the host's
+	 * library (the image was built or committed with the runtime's mounts; Jetson images keep such
+	 * placeholders): the container ran without the runtime */
+	if (strcmp(fid, "container-no-gpu") == 0 && res->available && res->placeholder && m->inv->system.container) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "the search for %s stops at %s, an empty file: the mount point the NVIDIA "
+					 "runtime binds the host's library onto, left empty because it did not run",
+				      lib ? lib : "the library", res->placeholder));
+		return SUPPORT_CONFIRMS;
 	}
 	bool not_found = strcmp(fid, "lib-not-found") == 0 || strcmp(fid, "dll-not-found") == 0;
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
@@ -588,7 +673,10 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	if (sup == SUPPORT_CONFIRMS) {
 		cr->conf = EXPLAIN_CONFIRMED;
 		/* another major installed, or the very file a dangling link: more than "not found" */
-		return strstr(c->finding, "wrong-major") || strcmp(c->finding, "lib-broken-symlink") == 0 ? 0 : 1;
+		return strstr(c->finding, "wrong-major") || strcmp(c->finding, "lib-broken-symlink") == 0 ||
+				       strcmp(c->finding, "container-no-gpu") == 0
+			       ? 0
+			       : 1;
 	}
 	if (sup == SUPPORT_CONTRADICTS) {
 		cr->conf = EXPLAIN_RULED_OUT;
@@ -603,6 +691,12 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 			cr->ruled_out_because = why;
 			return 3;
 		}
+	/* a cause that the driver's CUDA would rule out is confirmed where that CUDA falls short */
+	if (strcmp(c->rule_out, "driver-new-enough") == 0 && (why = driver_below_message_cuda(a, m, r))) {
+		cr->conf = EXPLAIN_CONFIRMED;
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, why);
+		return 0;
+	}
 	return 2;
 }
 
@@ -782,6 +876,9 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		if (res.dangling)
 			add_resolution_cause(a, m, r, &res, rank, "lib-broken-link",
 					     "the loader's search for the library the message names met a dangling link");
+		if (res.placeholder && machine && m->inv->system.container)
+			add_resolution_cause(a, m, r, &res, rank, "container-no-gpu",
+					     "in this container the library the message names is an empty file");
 	}
 	if (machine && machine_known(m)) {
 		add_family_errors(a, m, r, rank);
@@ -812,6 +909,26 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 							 "NVIDIA runtime mounts in with the GPU");
 					}
 			}
+		/* CUDA_VISIBLE_DEVICES names an index from 1 up where the machine lists no GPU and no
+		 * /dev/nvidiaN (a tree without the driver's /proc entries): check cannot judge the index,
+		 * yet it asks for a second GPU at least, which a one-GPU machine lacks; that goes before
+		 * the text's order */
+		const char *cvd = inventory_env(m->inv, "CUDA_VISIBLE_DEVICES");
+		size_t listed = 0;
+		for (size_t g = 0; g < m->inv->n_gpus; g++)
+			listed += strcmp(m->inv->gpus[g].source, "--gpu") != 0;
+		for (size_t d = 0; d < m->inv->driver.n_nodes; d++)
+			listed += m->inv->driver.nodes[d].exists && !strncmp(m->inv->driver.nodes[d].path, "/dev/nvidia", 11) &&
+				  isdigit((unsigned char)m->inv->driver.nodes[d].path[11]);
+		if (cvd && isdigit((unsigned char)*cvd) && strtol(cvd, NULL, 10) >= 1 && listed == 0)
+			for (size_t k = 0; k < r->n_causes; k++)
+				if (rank[k] == 2 && strcmp(r->causes[k].def->finding, "cuda-visible-devices-hides") == 0) {
+					rank[k] = 1;
+					push_str(a, &r->causes[k].evidence, &r->causes[k].n_evidence, &r->causes[k].cap_evidence,
+						 arena_printf(a, "CUDA_VISIBLE_DEVICES=%s where it ran: index %ld needs %ld GPUs or more "
+							      "(how many the driver lists is not known here)",
+							      cvd, strtol(cvd, NULL, 10), strtol(cvd, NULL, 10) + 1));
+				}
 		/* a kernel module that is not loaded stops every CUDA call before any version matters:
 		 * confirmed, it goes before the other confirmed causes (a driver too old for the runtime
 		 * cannot be judged while none runs; set 15: Secure Boot behind "Insufficient driver").

@@ -63,6 +63,9 @@ struct explain_resolution {
 	/* a place the search went through where the wanted name is a symlink to a missing file (a
 	 * package removed or upgraded under its link), or NULL */
 	const char *dangling;
+	/* an empty file (0 bytes) the search stopped at under the wanted name: in a container, the
+	 * mount point the NVIDIA runtime would have bound the host's library onto; NULL when none */
+	const char *placeholder;
 	/* a DLL the message names by its path, found there: the first of its imports that no
 	 * directory holds ("yolo.dll imports cudart64_92.dll, not found"), and that import's other
 	 * major where one is installed; NULL when none */
@@ -80,6 +83,7 @@ struct explain_machine {
 	void (*resolve)(void *cookie, struct arena *a, const char *name, struct explain_resolution *out);
 	void *cookie;
 	const struct explain_catalog *cat; /* the causes of findings no candidate names; NULL: made up */
+	bool env_unknown; /* a --root tree without --env: its variables are not known */
 };
 
 const char *explain_conf_name(enum explain_conf c);

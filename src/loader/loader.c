@@ -112,6 +112,7 @@ struct opened {
 	enum loader_verdict verdict;
 	const char *reason;
 	bool dangling; /* the name is a symlink to a missing file */
+	bool empty;    /* a file of 0 bytes */
 	const char *real_path;
 	struct elf_info elf;
 	uint64_t dev, ino;
@@ -169,6 +170,7 @@ static void try_open(struct loader *L, const char *path, struct opened *o)
 		/* open_verify: a short read of the ELF header is "file too short" (fatal) */
 		o->verdict = LOADER_NOT_ELF;
 		o->reason = "file too short";
+		o->empty = m.data.n == 0;
 	} else if (!elf_parse(m.data, L->a, &o->elf, &err)) {
 		o->verdict = LOADER_NOT_ELF;
 		o->reason = "invalid ELF header";
@@ -545,6 +547,7 @@ static bool try_candidate(struct search *s, const char *path, enum loader_how ho
 	c->verdict = op.verdict;
 	c->reason = op.reason;
 	c->dangling = op.dangling;
+	c->empty = op.empty;
 	if (op.verdict == LOADER_UNREADABLE)
 		s->saw_eacces = true;
 	if (op.verdict == LOADER_NOT_ELF) {

@@ -59,6 +59,7 @@ struct loader_candidate {
 	enum loader_verdict verdict;
 	const char *reason;     /* human text: "taken", "no such file", "wrong ELF class: ELFCLASS32", ... */
 	bool dangling;          /* LOADER_NOT_FOUND because the name is a symlink to a missing file */
+	bool empty;             /* "file too short" of a file of 0 bytes (a bind mount's placeholder) */
 };
 
 struct loader_object; /* an object in the simulated process */

@@ -77,6 +77,7 @@ int ctx_init(struct cudx_ctx *ctx, struct arena *a, struct options *opt)
 		/* Analysing a tree with no --env: the target's environment is unknown; use an empty one
 		 * rather than leaking this shell's LD_LIBRARY_PATH into the verdict. */
 		envsnap_parse(&ctx->env, a, span_make("", 0), "empty (no --env given for --root)");
+		ctx->env.unknown = true;
 	} else
 		envsnap_from_environ(&ctx->env, a, environ);
 	/* the live system is the OS cudx was built for; only a tree needs looking at */

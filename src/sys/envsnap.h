@@ -24,6 +24,7 @@ struct envsnap {
 	size_t n;
 	const char *origin;    /* "this process", "file /path", "pid 1234" */
 	bool case_insensitive; /* Windows: Path == PATH */
+	bool unknown;          /* a stand-in: a --root tree analysed without --env */
 	size_t dropped;        /* records ignored once ENVSNAP_MAX_VARS names were held */
 };
 

@@ -567,6 +567,9 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding nvcc-host-compiler-unsupported
 	[ "$(json_get '["inventory"]["host_compiler"]["gcc_major"]')" = 14 ]
+	# explain: CMake's failed compiler check with a host compiler this nvcc takes rules that cause out
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "Failed to detect a default CUDA architecture."
+	[ "$(echo "$output" | python3 -c 'import json,sys; print([c["confidence"] for c in json.load(sys.stdin)["messages"][0]["causes"] if c["id"] == "nvcc-host-compiler-unsupported"][0])')" = ruled-out ]
 }
 
 @test "an unnumbered gcc (Arch, Fedora) is the GCC under /usr/lib/gcc that no gcc-N beside it claims; with two unclaimed, no claim" {

@@ -918,3 +918,99 @@ GPU is NOT AVAILABLE"
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "The third-party dynamic library (cublas64_112.dll;cublas64_11.dll) that Paddle depends on is not configured correctly. (error code is 126)"
 	[ "$(cause_conf dll-wrong-major)" != high ]
 }
+
+# Set 21's wordings, read from the text alone (an empty root)
+@test "nvidia-container-cli's 'brand = tesla', conda's UnsatisfiableError, 'X.dll depends on Y.dll', CMake's unknown CUDA compiler, 'No CUDA runtime is found', cuda-gdb's back-end, optixInit, a DKMS build, 'needs a CUDA-Enabled GPU'" {
+	first_id() { jq -r '.causes[0].id' <<<"$output"; }
+	explain_here 'nvidia-container-cli: requirement error: unsatisfied condition: brand = tesla'
+	[ "$(first_id)" = driver-too-old ]
+	explain_here 'UnsatisfiableError: The following specifications were found to be incompatible with each other:'
+	[ "$(first_id)" = conda-cuda-virtual-package ]
+	explain_here 'its own error names them: `onnxruntime_providers_cuda.dll` depends on `cublasLt64_13.dll`'
+	jq -e '.facts | map(select(.kind == "form" and .library == "cublasLt64_13.dll")) | length == 1' <<<"$output"
+	explain_here '-- The CUDA compiler identification is unknown'
+	[ "$(first_id)" = cuda-toolkit-not-found ]
+	explain_here "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
+	[ "$(first_id)" = torch-cpu-build ]
+	explain_here 'import cv2 ,dll failed to load'
+	[ "$(first_id)" = dll-dependency-missing ]
+	explain_here 'Could not find CUDA Debugger back-end. Please try upgrading/re-installing the GPU driver'
+	[ "$(first_id)" = lib-not-found ]
+	explain_here "Uncaught exception: Optix call 'optixInit()' failed."
+	[ "$(first_id)" = driver-too-old ]
+	# make's exit status is no CUDA error code (it read as cudaErrorMemoryAllocation)
+	explain_here 'make[2]: *** [scripts/Makefile.build:252: /var/lib/dkms/nvidia/535.98/build/nvidia/nv-i2c.o] Error 2'
+	[ "$(first_id)" = no-driver ]
+	jq -e '[.facts[] | select(.kind == "code")] | length == 0' <<<"$output"
+	explain_here '[error] This program needs a CUDA-Enabled GPU (with at least compute capability 2.0).'
+	[ "$(first_id)" = no-device ]
+	explain_here 'RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR'
+	[ "$(first_id)" = framework-gpu-arch ]
+}
+
+# Set 21's machines: what the target shows confirms, contradicts or orders the text's causes
+@test "a driver older than the CUDA a message needs confirms driver-too-old; a CUDA build of PyTorch rules out a CPU wheel; an LD_LIBRARY_PATH without stubs rules its cause out" {
+	mkdir -p "$root/$MULTIARCH"
+	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
+	proc_version "$root" 396.54
+	explain_here 'exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig.real --device=all --compute --utility --require=cuda>=10.1 brand=tesla,driver>=384,driver<385 --pid=23344 /var/lib/docker/overlay2/x/merged]\nnvidia-container-cli: requirement error: unsatisfied condition: brand = tesla'
+	[ "$(first_cause)" = "driver-too-old high" ]
+	jq -e '.causes[0].evidence | map(test("supports CUDA up to 9.2, older than CUDA 10.1")) | any' <<<"$output"
+	# a CUDA the driver covers: no confirmation
+	explain_here 'nvidia-container-cli: requirement error: unsatisfied condition: cuda>=9.0'
+	[ "$(cause_conf driver-too-old)" != high ]
+	# conda: a driver is there, so __cuda is defined; the CUDA the log asks for is past it
+	explain_here "$(printf 'conda create -n x pytorch-cuda=12.1\nUnsatisfiableError: The following specifications were found to be incompatible with each other:')"
+	[ "$(first_cause)" = "driver-too-old high" ]
+	[ "$(cause_conf conda-cuda-virtual-package)" = ruled-out ]
+	# an undefined driver-API symbol with no stubs directory on LD_LIBRARY_PATH
+	echo "LD_LIBRARY_PATH=/usr/local/cuda/lib64" >"$env_file"
+	explain_here './t-rex: symbol lookup error: ./t-rex: undefined symbol: cuDevicePrimaryCtxSetFlags_v2'
+	[ "$(cause_conf ld-library-path-stubs)" = ruled-out ]
+	echo "LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs" >"$env_file"
+	mkdir -p "$root/usr/local/cuda/lib64/stubs"
+	explain_here './t-rex: symbol lookup error: ./t-rex: undefined symbol: cuDevicePrimaryCtxSetFlags_v2'
+	[ "$(cause_conf ld-library-path-stubs)" != ruled-out ]
+	# PyTorch built for CUDA 12.8: not a CPU wheel
+	# shellcheck source=../fixtures/python/mkpy.sh
+	source "$CUDX_SRC/tests/fixtures/python/mkpy.sh"
+	site=$(mkpy_venv "$root" /venv 3.11)
+	mkpy_torch "$site" 2.7.0+cu128 12.8
+	echo "VIRTUAL_ENV=/venv" >"$env_file"
+	explain_here 'torch.cuda.is_available() -> False'
+	[ "$(cause_conf torch-cpu-build)" = ruled-out ]
+	mkpy_torch "$site" 2.7.0+cpu None
+	explain_here 'torch.cuda.is_available() -> False'
+	[ "$(cause_conf torch-cpu-build)" != ruled-out ]
+}
+
+@test "CUDA_VISIBLE_DEVICES=1 where one /dev/nvidiaN exists: check's cuda-visible-devices-hides, explain's first cause; an empty library file in a container: the NVIDIA runtime did not run" {
+	mkdir -p "$root/$MULTIARCH" "$root/dev" "$root/etc"
+	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
+	printf 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\n' >"$root/etc/os-release"
+	touch "$root/dev/nvidiactl" "$root/dev/nvidia0"
+	echo "CUDA_VISIBLE_DEVICES=1" >"$env_file"
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	jq -e '.findings | map(select(.id == "cuda-visible-devices-hides" and .severity == "error")) | length == 1' <<<"$output"
+	explain_here 'torch.cuda.is_available() -> False'
+	[ "$(first_cause)" = "cuda-visible-devices-hides high" ]
+	echo "CUDA_VISIBLE_DEVICES=0" >"$env_file"
+	explain_here 'torch.cuda.is_available() -> False'
+	[ "$(cause_conf cuda-visible-devices-hides)" != high ]
+	# no device node and no GPU listed: index 1 asks for a second GPU, which goes first
+	rm "$root/dev/nvidia0"
+	echo "CUDA_VISIBLE_DEVICES=1" >"$env_file"
+	explain_here 'torch.cuda.is_available() -> False'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-visible-devices-hides ]
+	jq -e '.causes[0].evidence | map(test("index 1 needs 2 GPUs")) | any' <<<"$output"
+	# a container whose image holds an empty libnvinfer.so.8 where the runtime binds the host's
+	: >"$env_file"
+	touch "$root/.dockerenv" "$root/$MULTIARCH/libnvinfer.so.8"
+	explain_here './segnet: error while loading shared libraries: /usr/lib/x86_64-linux-gnu/libnvinfer.so.8: file too short'
+	[ "$(first_cause)" = "container-no-gpu high" ]
+	jq -e '.causes[0].evidence | map(test("an empty file")) | any' <<<"$output"
+	# outside a container an empty file is a damaged library, not a missing runtime
+	rm "$root/.dockerenv"
+	explain_here './segnet: error while loading shared libraries: /usr/lib/x86_64-linux-gnu/libnvinfer.so.8: file too short'
+	[ "$(cause_conf container-no-gpu)" != high ]
+}

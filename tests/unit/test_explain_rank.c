@@ -93,7 +93,7 @@ static void test_finding_confirms_and_reorders(void **state)
 	fs.arena = &A;
 	struct finding *f = add_finding(&fs, "framework-driver-too-old", "torch 2.5+cu124 needs driver 550");
 	*ARENA_PUSH(&A, f->evidence, f->n_evidence, f->cap_evidence) = "driver here: 535.104.05";
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"), &r);
 	/* the text puts driver-too-old first; the machine shows the framework's finding (an error) */
@@ -114,7 +114,7 @@ static void test_error_finding_is_first(void **state)
 	struct findings fs = { 0 };
 	fs.arena = &A;
 	add_finding(&fs, "no-driver", "no NVIDIA driver is installed or loaded");
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("cudaGetDeviceCount returned 35"), &r);
 	assert_string_equal(r.causes[0].def->finding, "no-driver");
@@ -135,7 +135,7 @@ static void test_empty_target_judges_nothing(void **state)
 	struct inventory inv;
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"), &r);
 	assert_string_equal(r.causes[0].def->finding, "wsl-libcuda");
@@ -153,7 +153,7 @@ static void test_library_finding_must_name_the_library(void **state)
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
 	add_finding(&fs, "lib-not-found", "libnvrtc.so.12 is not found by the loader");
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	const char *msg = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory";
 	explain_rank(&A, &m, hit_of(msg), &r);
@@ -172,7 +172,7 @@ static void test_driver_present_rules_out(void **state)
 	memset(&inv, 0, sizeof inv);
 	inv.driver.kernel_version = "550.54.15";
 	struct findings fs = { 0 };
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "pid 42", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "pid 42", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."), &r);
 	/* no-driver is contradicted and goes last; container-no-gpu is left */
@@ -202,7 +202,7 @@ static void test_driver_errors_join_driver_messages(void **state)
 	struct findings fs = { 0 };
 	fs.arena = &A;
 	add_finding(&fs, "driver-userspace-mismatch", "driver/library version mismatch: kernel module 375.66, libcuda 384.90");
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("CUDA failure in cudaGetDeviceCount: no CUDA-capable device is detected"), &r);
 	assert_string_equal(r.causes[0].def->finding, "driver-userspace-mismatch");
@@ -236,7 +236,7 @@ static void test_container_before_no_driver(void **state)
 	add_finding(&fs, "no-driver", "the NVIDIA kernel module is loaded but libcuda.so.1 is missing");
 	struct finding *c = add_finding(&fs, "container-no-gpu", "this container has no GPU device nodes");
 	c->subject = "/dev/nvidia0"; /* machine-backed, as rules_message.c makes it */
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	const char *msg = "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.";
 	explain_rank(&A, &m, hit_of(msg), &r);
@@ -259,7 +259,7 @@ static void test_stub_code_is_not_ruled_out(void **state)
 	inv.driver.libcuda_path = "/run/opengl-driver/lib/libcuda.so.1";
 	inv.driver.kernel_version = "535.309.01";
 	struct findings fs = { 0 };
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("cuInit failed: CUDA_ERROR_STUB_LIBRARY"), &r);
 	assert_string_equal(r.causes[0].def->finding, "stub-libcuda");
@@ -285,7 +285,7 @@ static void test_library_present_elsewhere(void **state)
 	inv.libs = libs;
 	inv.n_libs = 1;
 	struct findings fs = { 0 };
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"), &r);
 	/* the machine has it on the path: lib-not-found is ruled out, the message is from elsewhere */
@@ -324,7 +324,7 @@ static void test_other_major_installed(void **state)
 	inv.libs = libs;
 	inv.n_libs = 1;
 	struct findings fs = { 0 };
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory"), &r);
 	assert_string_equal(r.causes[0].def->key, "cuda-lib-wrong-major");
@@ -370,7 +370,7 @@ static void test_loader_trace_is_evidence(void **state)
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
 	inv.system.live = true;
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", fake_resolve, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", fake_resolve, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open shared object file"), &r);
 	assert_string_equal(r.causes[0].def->finding, "lib-not-found");
@@ -394,7 +394,7 @@ static void test_loader_of_an_image_without_gpu_stack(void **state)
 	struct inventory inv;
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", fake_resolve_system, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", fake_resolve_system, NULL, CAT, false };
 	struct explain_result r;
 	const char *msg = "error while loading shared libraries: libcudart.so.12: cannot open shared object file";
 	fake_system = true;
@@ -417,7 +417,7 @@ static void test_windows_message_on_linux(void **state)
 	memset(&inv, 0, sizeof inv);
 	struct findings fs = { 0 };
 	inv.system.live = true;
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "this process", NULL, NULL, CAT, false };
 	struct explain_result r;
 	explain_rank(&A, &m, hit_of("OSError: [WinError 193] %1 is not a valid Win32 application"), &r);
 	assert_non_null(r.elsewhere);
@@ -443,7 +443,7 @@ static void test_unrecognised_takes_the_targets_findings(void **state)
 	struct finding *z = add_finding(&fs, "cudnn-zlibwapi-missing", "cudnn_cnn_infer64_8.dll needs zlibwapi.dll");
 	z->subject = "zlibwapi.dll";
 	add_finding(&fs, "dll-not-found", "cublas64_11.dll is not found in any directory Windows searches");
-	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL, CAT };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", NULL, NULL, CAT, false };
 	struct explain_result r;
 	const char *text = "the app stopped working after the update";
 	/* an empty target shows nothing to go on */
