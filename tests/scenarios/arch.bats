@@ -99,7 +99,8 @@ nvcc_build() { # OUT GENCODE...
 	[ "$(json_get '["files"][0]["verdicts"][0]["driver_ok"]')" = False ]
 	run_cudx arch "$work/k.ptx" --gpu sm_75 --driver 580.65.06 --json
 	[ "$status" -eq 1 ]
-	[ "$(json_get '["files"][0]["verdicts"][0]["verdict"]')" = no-kernel-image ]	run_cudx arch "$work/k.ptx" --gpu sm_90 --driver 580.65.06
+	[ "$(json_get '["files"][0]["verdicts"][0]["verdict"]')" = no-kernel-image ]
+	run_cudx arch "$work/k.ptx" --gpu sm_90 --driver 580.65.06
 	[[ "$output" == *"one GPU image (PTX text)"* ]]
 	[[ "$output" == *"compute_80: PTX ISA 9.0, JIT needs a driver for CUDA >= 13.0"* ]]
 }
