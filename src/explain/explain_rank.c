@@ -365,6 +365,19 @@ static const char *check_no_stub(struct arena *a, const struct explain_machine *
 			    d->libcuda_path);
 }
 
+/* The loaded kernel module and the driver's user-space libraries are one release. */
+static const char *check_driver_versions_agree(struct arena *a, const struct explain_machine *m,
+					       struct explain_result *r)
+{
+	(void)r;
+	const struct driver_info *d = &m->inv->driver;
+	if (!d->kernel_version || !d->libcuda_version || d->libcuda_is_stub || strcmp(d->kernel_version, d->libcuda_version) != 0 ||
+	    (d->nvml_version && strcmp(d->nvml_version, d->kernel_version) != 0))
+		return NULL;
+	return arena_printf(a, "the loaded kernel module and the libcuda.so.1 the loader picks (%s) are one release, %s",
+			    d->libcuda_path, d->kernel_version);
+}
+
 /* No stubs directory on LD_LIBRARY_PATH where it ran (the environment is known). */
 static const char *check_no_stubs_on_path(struct arena *a, const struct explain_machine *m,
 					  struct explain_result *r)
@@ -395,6 +408,7 @@ static const struct {
 	{ "not-wsl", check_not_wsl },           { "no-stub", check_no_stub },
 	{ "versioned-copy-absent", check_versioned_copy_absent }, { "torch-gpu-build", check_torch_gpu_build },
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
+	{ "driver-versions-agree", check_driver_versions_agree },
 };
 
 bool explain_rule_out_known(const char *name)

@@ -89,6 +89,17 @@ Failed to initialize NVML: Driver/library version mismatch'
 	jq -e '.causes[0].evidence | map(test("550.54.15")) | any' <<<"$output"
 }
 
+@test "kernel module and user space of one release (535): a mismatch is ruled out for an initialization error; module 550 with user-space 535 confirms it" {
+	install_driver_535
+	proc_version "$root" 535.309.01
+	explain_here 'CUDA error: initialization error'
+	[ "$(cause_conf driver-userspace-mismatch)" = ruled-out ]
+	jq -e '[.causes[] | select(.id == "driver-userspace-mismatch") | .ruled_out_because][0] | test("one release, 535.309.01")' <<<"$output"
+	proc_version "$root" 550.54.15
+	explain_here 'CUDA error: initialization error'
+	[ "$(cause_conf driver-userspace-mismatch)" = high ]
+}
+
 @test "an image without a driver: nvidia-smi's message is no-driver, the image's (informational) finding its evidence" {
 	need_cuda13
 	add_cuda13 "$root" libcudart.so.13
