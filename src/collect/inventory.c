@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -21,6 +22,24 @@ const char *inventory_env(const struct inventory *inv, const char *name)
 		if (strcmp(inv->env[i].name, name) == 0)
 			return inv->env[i].value;
 	return NULL;
+}
+
+size_t inventory_visible_gpus(const struct inventory *inv, bool *by_nodes)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < inv->n_gpus; i++)
+		n += strcmp(inv->gpus[i].source, "--gpu") != 0;
+	if (by_nodes)
+		*by_nodes = false;
+	if (n)
+		return n;
+	for (size_t i = 0; i < inv->driver.n_nodes; i++) {
+		const struct device_node *dn = &inv->driver.nodes[i];
+		n += dn->exists && strncmp(dn->path, "/dev/nvidia", 11) == 0 && isdigit((unsigned char)dn->path[11]);
+	}
+	if (by_nodes)
+		*by_nodes = n > 0;
+	return n;
 }
 
 /* The native Windows build (src/win) compiles this file for the functions above; it has none of

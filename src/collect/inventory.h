@@ -190,6 +190,9 @@ void inventory_add_lib_dir(struct cudx_ctx *ctx, struct inventory *inv, const ch
 			   const char *origin, const char *owner);
 /* A relevant environment variable's value from the snapshot (NULL when unset). */
 const char *inventory_env(const struct inventory *inv, const char *name);
+/* The GPUs a process here can see: those the driver lists (not --gpu), else one per /dev/nvidiaN
+ * node (a tree without the driver's /proc entries); *by_nodes (may be NULL) says which. */
+size_t inventory_visible_gpus(const struct inventory *inv, bool *by_nodes);
 
 /* The collectors, called by inventory_collect in this order: system, env, toolkits, libs,
  * driver, gpus, process, focus (collect/focus.h), python, windows, arch, probe. */

@@ -11,20 +11,8 @@ static void check_visible_devices(struct diag_ctx *d, const struct rule *self)
 	const char *v = envsnap_get(&d->ctx->env, "CUDA_VISIBLE_DEVICES");
 	if (!v)
 		return;
-	size_t n_gpus = 0;
-	for (size_t i = 0; i < d->inv->n_gpus; i++)
-		if (strcmp(d->inv->gpus[i].source, "--gpu") != 0)
-			n_gpus++;
-	/* no GPU the driver lists (a tree without its /proc entries): its device nodes, one
-	 * /dev/nvidiaN per GPU the process can see, count them */
-	bool by_nodes = false;
-	if (n_gpus == 0) {
-		for (size_t i = 0; i < d->inv->driver.n_nodes; i++) {
-			const struct device_node *dn = &d->inv->driver.nodes[i];
-			n_gpus += dn->exists && strncmp(dn->path, "/dev/nvidia", 11) == 0 && isdigit((unsigned char)dn->path[11]);
-		}
-		by_nodes = n_gpus > 0;
-	}
+	bool by_nodes;
+	size_t n_gpus = inventory_visible_gpus(d->inv, &by_nodes);
 	/* CUDA stops at the first invalid entry: "0,7,1" with 2 GPUs exposes only GPU 0 */
 	bool hides_all = false, hides_some = false;
 	const char *why = NULL;

@@ -12,6 +12,7 @@
  * given); when the machine contradicts the message itself, r->elsewhere says so. A target that
  * shows nothing (an empty --root) confirms and contradicts nothing. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,20 +236,28 @@ static const char *check_driver_present(struct arena *a, const struct explain_ma
 	return NULL;
 }
 
+/* How the driver here compares with the CUDA the message needs: < 0 it supports an older one, >= 0
+ * it covers it; INT_MIN when either is unknown. *cuda: the message's CUDA. */
+static int driver_vs_message_cuda(const struct explain_machine *m, const struct explain_result *r, const char **cuda)
+{
+	*cuda = explain_kv_get(r, "cuda");
+	const struct driver_info *d = &m->inv->driver;
+	struct version want, have;
+	if (!*cuda || !d->max_cuda || !d->effective_version || !version_parse(*cuda, &want) ||
+	    !version_parse(d->max_cuda, &have))
+		return INT_MIN;
+	return version_cmp_parts(&have, &want, 2);
+}
+
 static const char *check_driver_new_enough(struct arena *a, const struct explain_machine *m,
 					   struct explain_result *r)
 {
-	const char *cuda = explain_kv_get(r, "cuda");
-	const struct driver_info *d = &m->inv->driver;
-	if (!cuda || !d->max_cuda || !d->effective_version)
-		return NULL;
-	struct version want, have;
-	if (!version_parse(cuda, &want) || !version_parse(d->max_cuda, &have))
-		return NULL;
-	if (version_cmp_parts(&have, &want, 2) < 0)
+	const char *cuda;
+	int c = driver_vs_message_cuda(m, r, &cuda);
+	if (c == INT_MIN || c < 0)
 		return NULL;
 	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, which covers CUDA %s",
-			    d->effective_version, d->max_cuda, cuda);
+			    m->inv->driver.effective_version, m->inv->driver.max_cuda, cuda);
 }
 
 /* The converse of driver-new-enough: the driver here supports an older CUDA than the one the
@@ -256,14 +265,12 @@ static const char *check_driver_new_enough(struct arena *a, const struct explain
 static const char *driver_below_message_cuda(struct arena *a, const struct explain_machine *m,
 					     const struct explain_result *r)
 {
-	const char *cuda = explain_kv_get(r, "cuda");
-	const struct driver_info *d = &m->inv->driver;
-	struct version want, have;
-	if (!cuda || !d->max_cuda || !d->effective_version || !version_parse(cuda, &want) ||
-	    !version_parse(d->max_cuda, &have) || version_cmp_parts(&have, &want, 2) >= 0)
+	const char *cuda;
+	int c = driver_vs_message_cuda(m, r, &cuda);
+	if (c == INT_MIN || c >= 0)
 		return NULL;
-	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, older than CUDA %s", d->effective_version,
-			    d->max_cuda, cuda);
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, older than CUDA %s",
+			    m->inv->driver.effective_version, m->inv->driver.max_cuda, cuda);
 }
 
 /* Every PyTorch on the machine is a CUDA build (torch/version.py names its CUDA): not a CPU wheel. */
@@ -386,15 +393,11 @@ static const char *check_no_stubs_on_path(struct arena *a, const struct explain_
 	if (!m->env_origin || m->env_unknown)
 		return NULL;
 	const char *v = inventory_env(m->inv, "LD_LIBRARY_PATH");
-	for (const char *p = v; p && *p;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		while (n > 1 && p[n - 1] == '/')
-			n--;
-		if (n >= 6 && memcmp(p + n - 6, "/stubs", 6) == 0)
+	const char **dirs;
+	size_t n = v ? env_split_path(a, v, ':', &dirs) : 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(path_basename(path_normalize(a, dirs[i])), "stubs") == 0)
 			return NULL;
-		p = end ? end + 1 : p + strlen(p);
-	}
 	return arena_printf(a, "LD_LIBRARY_PATH where it ran (%s) names no stubs directory%s", m->env_origin,
 			    v ? "" : ": it is not set");
 }
@@ -928,20 +931,15 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		 * yet it asks for a second GPU at least, which a one-GPU machine lacks; that goes before
 		 * the text's order */
 		const char *cvd = inventory_env(m->inv, "CUDA_VISIBLE_DEVICES");
-		size_t listed = 0;
-		for (size_t g = 0; g < m->inv->n_gpus; g++)
-			listed += strcmp(m->inv->gpus[g].source, "--gpu") != 0;
-		for (size_t d = 0; d < m->inv->driver.n_nodes; d++)
-			listed += m->inv->driver.nodes[d].exists && !strncmp(m->inv->driver.nodes[d].path, "/dev/nvidia", 11) &&
-				  isdigit((unsigned char)m->inv->driver.nodes[d].path[11]);
-		if (cvd && isdigit((unsigned char)*cvd) && strtol(cvd, NULL, 10) >= 1 && listed == 0)
+		long index = cvd && isdigit((unsigned char)*cvd) ? strtol(cvd, NULL, 10) : 0;
+		if (index >= 1 && inventory_visible_gpus(m->inv, NULL) == 0)
 			for (size_t k = 0; k < r->n_causes; k++)
 				if (rank[k] == 2 && strcmp(r->causes[k].def->finding, "cuda-visible-devices-hides") == 0) {
 					rank[k] = 1;
 					push_str(a, &r->causes[k].evidence, &r->causes[k].n_evidence, &r->causes[k].cap_evidence,
 						 arena_printf(a, "CUDA_VISIBLE_DEVICES=%s where it ran: index %ld needs %ld GPUs or more "
 							      "(how many the driver lists is not known here)",
-							      cvd, strtol(cvd, NULL, 10), strtol(cvd, NULL, 10) + 1));
+							      cvd, index, index + 1));
 				}
 		/* a kernel module that is not loaded stops every CUDA call before any version matters:
 		 * confirmed, it goes before the other confirmed causes (a driver too old for the runtime
