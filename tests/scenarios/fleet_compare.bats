@@ -98,7 +98,9 @@ EOF
 	jq '.schema = "cudx/2"' "$BASE/healthy_535.json" >"$dir/v2.json"
 	run_to_file "$dir/arch.json" "$CUDX" arch --json "$CUDX"
 	run_to_file "$dir/kb.json" "$CUDX" kb driver 12.4 --json
-	head -c 4096 /dev/urandom >"$dir/random.json"
+	# random bytes after one that starts no JSON value: a random first byte that happens to be a digit
+	# or '-' reads as a number and gives "not a JSON object" instead (now and then)
+	{ printf '\x89'; head -c 4096 /dev/urandom; } >"$dir/random.json"
 	: >"$dir/empty.json"
 	printf '%s' '{"schema":"cudx/1","inventory":{"gpus":{}}}' >"$dir/wrongtype.json"
 	printf '%s' '{"schema":"cudx/1","findings":[]}' >"$dir/noinventory.json"
