@@ -1,5 +1,6 @@
 /* The NVIDIA driver: kernel module (both /proc flavours and /sys/module), device nodes, the
- * user-space libcuda and NVML a process would load, WSL, forward-compat dirs. */
+ * user-space libcuda and NVML a process would load, WSL, forward-compat dirs; on a Jetson, the L4T
+ * release that stands for the driver. */
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,6 +70,37 @@ static void add_node(struct cudx_ctx *ctx, struct driver_info *d, size_t *cap, c
 	}
 }
 
+/* Jetson: the L4T release, and whether the nvgpu driver shows (module or device nodes). */
+static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
+{
+	struct driver_info *d = &inv->driver;
+	size_t len;
+	int err;
+	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/etc/nv_tegra_release", 4096, &len, &err);
+	if (text) {
+		struct tegra_release tr;
+		const char *why;
+		d->tegra = true;
+		if (nvproc_parse_tegra_release(span_make(text, len), ctx->arena, &tr, &why)) {
+			d->l4t_release = tr.release;
+			d->l4t = kb_l4t_lookup(tr.release);
+		} else
+			inventory_note(ctx, inv, "/etc/nv_tegra_release", "%s, ignored; first line: \"%.120s\"", why,
+				       tr.line);
+	} else if (err != ENOENT && err != ENOTDIR)
+		inventory_note(ctx, inv, "/etc/nv_tegra_release", "cannot read: %s", strerror(err));
+	/* JetPack 4 and 5 create /dev/nvhost-ctrl-gpu, later releases /dev/nvgpu/igpu0/ctrl */
+	static const char *const nodes[] = { "/dev/nvhost-ctrl-gpu", "/dev/nvgpu/igpu0/ctrl" };
+	for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+		if (sysroot_exists(&ctx->root, nodes[i])) {
+			add_node(ctx, d, cap, nodes[i]);
+			d->tegra_gpu = true;
+		}
+	if (sysroot_is_dir(&ctx->root, "/sys/module/nvgpu"))
+		d->tegra_gpu = true;
+	d->tegra |= d->tegra_gpu;
+}
+
 static void read_nodes(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
@@ -78,6 +110,7 @@ static void read_nodes(struct cudx_ctx *ctx, struct inventory *inv)
 	/* the control node and UVM are needed by every CUDA process: list them even when absent */
 	add_node(ctx, d, &cap, "/dev/nvidiactl");
 	add_node(ctx, d, &cap, "/dev/nvidia-uvm");
+	read_tegra(ctx, inv, &cap);
 	if (sysroot_list_dir(&ctx->root, ctx->arena, "/dev", &ents, &n, 20000) != 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -105,6 +138,7 @@ static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
 		d->libcuda_path = l->path;
 		d->libcuda_version = l->version;
 		d->libcuda_is_stub = l->is_stub;
+		d->tegra |= strstr(l->path, "/tegra/") || (l->real_path && strstr(l->real_path, "/tegra/"));
 		break;
 	}
 	if (p && !d->libcuda_path)
@@ -184,4 +218,6 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		d->effective_version = d->module_version;
 	if (d->effective_version)
 		d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
+	else if (d->tegra && d->l4t && !inv->system.container)
+		d->max_cuda = d->l4t->cuda; /* a container's nv_tegra_release is the image's, not the host's */
 }

@@ -47,6 +47,22 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 				inventory_note(ctx, inv, path, "no Model line");
 		}
 	}
+	/* a Jetson's integrated GPU is not listed under /proc/driver/nvidia: the board's model names it
+	 * ("NVIDIA Jetson AGX Orin Developer Kit" -> the gpus.tsv row "NVIDIA Jetson AGX Orin") */
+	if (inv->driver.tegra && !inv->n_gpus && !ctx->opt->n_gpus) {
+		size_t len;
+		char *model = sysroot_read_text(&ctx->root, ctx->arena, "/proc/device-tree/model", 256, &len, NULL);
+		const struct kb_gpu *k = model ? kb_gpu_lookup(model) : NULL;
+		if (k && strcmp(k->segment, "jetson") == 0) {
+			struct gpu_info *g = ARENA_PUSH(ctx->arena, inv->gpus, inv->n_gpus, inv->cap_gpus);
+			g->name = k->name;
+			g->cc_major = k->cc_major;
+			g->cc_minor = k->cc_minor;
+			g->source = "/proc/device-tree/model";
+		} else if (model)
+			inventory_note(ctx, inv, "/proc/device-tree/model",
+				       "no Jetson the knowledge base knows: \"%.80s\"", model);
+	}
 	for (size_t i = 0; i < ctx->opt->n_gpus; i++) {
 		struct gpu_info *g = ARENA_PUSH(ctx->arena, inv->gpus, inv->n_gpus, inv->cap_gpus);
 		g->source = "--gpu";

@@ -68,6 +68,12 @@ struct driver_info {
 	size_t n_nodes;
 	const char **compat_dirs;    /* /usr/local/cuda-X/compat dirs with a forward-compat libcuda */
 	size_t n_compat_dirs;
+	/* Jetson (Tegra): the GPU driver (nvgpu and libcuda.so.1.1) is part of L4T, whose release
+	 * /etc/nv_tegra_release names; there is no /proc/driver/nvidia and no driver version */
+	bool tegra;                  /* nv_tegra_release, a Tegra libcuda, or the nvgpu driver */
+	const char *l4t_release;     /* "35.4.1"; in a container, the image's (the host's is not seen) */
+	const struct kb_l4t *l4t;    /* its JetPack and CUDA, NULL when unknown */
+	bool tegra_gpu;              /* the nvgpu driver is seen: /sys/module/nvgpu or a Tegra GPU node */
 	const char *simulated;       /* --driver VER, when given */
 	/* the driver version rules should use: simulated, else userspace, else kernel */
 	const char *effective_version;

@@ -45,7 +45,8 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	const struct driver_info *drv = &inv->driver;
 	if (drv->simulated || drv->wsl || d->ctx->os != OS_LINUX)
 		return;
-	bool kernel = drv->kernel_version || drv->module_version;
+	/* a Jetson's kernel side is nvgpu, seen through its module or device nodes */
+	bool kernel = drv->kernel_version || drv->module_version || drv->tegra_gpu;
 	bool user = has_real_libcuda(inv);
 	if (kernel && user)
 		return;
@@ -83,6 +84,19 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 			       "ubuntu-drivers install), then reboot");
 		finding_fix(f, "in a container: start it with GPU access (docker run --gpus all ...) and install "
 			       "nvidia-container-toolkit on the host");
+	} else if (!kernel && drv->tegra) {
+		f = rule_emit(d, self, "the Jetson's GPU driver (nvgpu) is not visible");
+		finding_cause(f, "The Jetson's user-space driver (%s) exists, but neither /dev/nvhost-ctrl-gpu, "
+				 "/dev/nvgpu/igpu0/ctrl nor /sys/module/nvgpu does: %s",
+			      drv->libcuda_path ? drv->libcuda_path : "libcuda",
+			      inv->system.container ? "the container was started without the NVIDIA runtime, which "
+						      "passes the GPU's device nodes in."
+						    : "the integrated GPU's kernel driver did not come up.");
+		if (inv->system.container)
+			finding_fix(f, "docker run --runtime nvidia ... (or set \"default-runtime\": \"nvidia\" in "
+				       "/etc/docker/daemon.json and restart Docker)");
+		finding_fix(f, "on the Jetson itself: dmesg | grep -i nvgpu; reflash the board's L4T release with "
+			       "SDK Manager if the driver does not load");
 	} else if (!kernel) {
 		f = rule_emit(d, self, "the NVIDIA kernel module is not loaded");
 		finding_cause(f, "User-space driver libraries exist (%s) but the kernel module is not loaded: "
@@ -106,8 +120,14 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	if (drv->libcuda_path)
 		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
 				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");
-	finding_evidence(f, "kernel module: %s", kernel ? (drv->kernel_version ? drv->kernel_version : drv->module_version)
-							: "not loaded (/proc/driver/nvidia/version absent)");
+	if (drv->tegra)
+		finding_evidence(f, "Jetson GPU driver: %s%s%s", drv->l4t_release ? "L4T R" : "",
+				 drv->l4t_release ? drv->l4t_release : "L4T release unknown",
+				 kernel ? "" : "; no nvgpu module or device node");
+	else
+		finding_evidence(f, "kernel module: %s",
+				 kernel ? (drv->kernel_version ? drv->kernel_version : drv->module_version)
+					: "not loaded (/proc/driver/nvidia/version absent)");
 	finding_ref(f, "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/");
 }
 
@@ -301,11 +321,68 @@ static void add_sources(struct finding *f, const char *keys)
 	}
 }
 
+/* The CUDA release of a runtime (cudart copy): major.minor from its version, else the major alone. */
+static bool runtime_cuda(const struct lib_file *l, char cuda[32])
+{
+	struct version rv;
+	if (strcmp(l->component, "cudart") != 0 || l->broken_link)
+		return false;
+	if (l->version && version_parse(l->version, &rv) && rv.n >= 2)
+		snprintf(cuda, 32, "%d.%d", rv.part[0], rv.part[1]);
+	else if (l->cuda_major)
+		snprintf(cuda, 32, "%d.0", l->cuda_major);
+	else
+		return false;
+	return true;
+}
+
+/* A Jetson: its driver is the L4T release's and runs CUDA up to that JetPack's (data/l4t.tsv). Only
+ * on the Jetson itself; in a container the release file is the image's. */
+static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	const struct kb_l4t *l4t = drv->l4t;
+	if (!l4t || !drv->max_cuda || inv->system.container)
+		return;
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		char cuda[32];
+		if (!runtime_cuda(l, cuda) || version_strcmp(cuda, drv->max_cuda) <= 0)
+			continue;
+		struct finding *f = rule_emit(d, self, "L4T R%s (JetPack %s) runs CUDA up to %s, not the CUDA %s runtime",
+					      drv->l4t_release, l4t->jetpack, drv->max_cuda, cuda);
+		finding_subject(f, l->path);
+		finding_cause(f, "A Jetson's GPU driver is part of its L4T release: R%s belongs to JetPack %s, whose "
+				 "driver runs CUDA up to %s. The CUDA %s runtime %s needs a newer driver, so every call "
+				 "fails with error 35: \"CUDA driver version is insufficient for CUDA runtime version\".",
+			      drv->l4t_release, l4t->jetpack, drv->max_cuda, cuda, l->path);
+		finding_evidence(f, "/etc/nv_tegra_release: L4T R%s = JetPack %s with CUDA %s (knowledge-base "
+				    "sources %s%s)",
+				 drv->l4t_release, l4t->jetpack, l4t->cuda, l4t->fact.source,
+				 l4t->fact.unconfirmed ? ", unconfirmed" : "");
+		finding_evidence(f, "CUDA runtime: %s (%s)", l->path, l->version ? l->version : cuda);
+		finding_fix(f, "use software built for CUDA %s (NVIDIA's Jetson builds for JetPack %s), or flash a "
+			       "JetPack whose CUDA is %s or newer with SDK Manager",
+			    drv->max_cuda, l4t->jetpack, cuda);
+		if (atoi(drv->l4t_release) >= 34) /* JetPack 5 and later, the releases Orin runs */
+			finding_fix(f, "on Jetson Orin, the CUDA %s toolkit's compatibility package (cuda-compat) runs it "
+				       "on this JetPack: put its compat directory first on LD_LIBRARY_PATH",
+				    cuda);
+		finding_ref(f, REF_COMPAT);
+		return; /* one finding: the newest runtime repeats the same advice */
+	}
+}
+
 /* The CUDA runtimes on this system (cudart copies), each with the driver it needs. */
 static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const char *drv = inv->driver.effective_version;
+	if (inv->driver.tegra && !drv) {
+		check_jetson_too_old(d, self);
+		return;
+	}
 	if (!drv || inv->driver.libcuda_is_stub)
 		return;
 	struct version dv;
@@ -315,16 +392,8 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 	size_t n_seen = 0;
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
-		if (strcmp(l->component, "cudart") != 0 || l->broken_link)
-			continue;
-		/* the runtime's CUDA version: major.minor from its version, else the major alone */
-		struct version rv;
 		char cuda[32];
-		if (l->version && version_parse(l->version, &rv) && rv.n >= 2)
-			snprintf(cuda, sizeof cuda, "%d.%d", rv.part[0], rv.part[1]);
-		else if (l->cuda_major)
-			snprintf(cuda, sizeof cuda, "%d.0", l->cuda_major);
-		else
+		if (!runtime_cuda(l, cuda))
 			continue;
 		bool dup = false;
 		for (size_t s = 0; s < n_seen; s++)
@@ -419,6 +488,8 @@ static void check_device_nodes(struct diag_ctx *d, const struct rule *self)
 		return;
 	if (!drv->kernel_version && !drv->module_version && !has_real_libcuda(inv))
 		return; /* no driver: no-driver says it */
+	if (drv->tegra)
+		return; /* a Jetson's nodes are nvgpu's: no-driver judges them */
 	bool ctl = false, gpu = false;
 	for (size_t i = 0; i < drv->n_nodes; i++) {
 		const struct device_node *n = &drv->nodes[i];

@@ -5,15 +5,19 @@
 
 #define LINE_MAX_KEEP 512
 
+/* The first line of text, at most LINE_MAX_KEEP bytes, as a C string (stops at a NUL). */
+static char *first_line(struct span text, struct arena *a)
+{
+	const uint8_t *nl = text.n ? memchr(text.p, '\n', text.n) : NULL;
+	size_t len = nl ? (size_t)(nl - text.p) : text.n;
+	return arena_strndup(a, (const char *)text.p, len > LINE_MAX_KEEP ? LINE_MAX_KEEP : len);
+}
+
 bool nvproc_parse_version(struct span text, struct arena *a, struct nvproc_version *out, const char **err)
 {
 	memset(out, 0, sizeof *out);
-	const uint8_t *nl = text.n ? memchr(text.p, '\n', text.n) : NULL;
-	size_t len = nl ? (size_t)(nl - text.p) : text.n;
-	if (len > LINE_MAX_KEEP)
-		len = LINE_MAX_KEEP;
 	/* the line may hold NULs in garbage input: the copy stops there, which is fine for parsing */
-	char *line = arena_strndup(a, (const char *)text.p, len);
+	char *line = first_line(text, a);
 	out->line = line;
 	static const char tag[] = "NVRM version:";
 	const char *mod = strstr(line, "Kernel Module");
@@ -36,6 +40,46 @@ bool nvproc_parse_version(struct span text, struct arena *a, struct nvproc_versi
 		return false;
 	}
 	out->version = arena_strndup(a, v, vlen);
+	return true;
+}
+
+/* The digits after "key" in line, at most 8 of them with dots: "4.1" after "REVISION: ". */
+static const char *number_after(const char *line, const char *key, struct arena *a)
+{
+	const char *p = strstr(line, key);
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	size_t n = 0;
+	while (n < 16 && ((p[n] >= '0' && p[n] <= '9') || (n && p[n] == '.')))
+		n++;
+	while (n && p[n - 1] == '.')
+		n--;
+	return n ? arena_strndup(a, p, n) : NULL;
+}
+
+bool nvproc_parse_tegra_release(struct span text, struct arena *a, struct tegra_release *out, const char **err)
+{
+	memset(out, 0, sizeof *out);
+	char *line = first_line(text, a);
+	out->line = line;
+	const char *major = number_after(line, "# R", a);
+	if (!major || strncmp(line, "# R", 3) != 0 || !strstr(line, "(release)")) {
+		*err = "not an L4T release line";
+		return false;
+	}
+	const char *rev = number_after(line, "REVISION: ", a);
+	if (!rev) {
+		*err = "no REVISION";
+		return false;
+	}
+	out->release = arena_printf(a, "%s.%s", major, rev);
+	const char *b = strstr(line, "BOARD: ");
+	if (b) {
+		b += strlen("BOARD: ");
+		size_t n = strcspn(b, ", ");
+		out->board = n ? arena_strndup(a, b, n < 32 ? n : 32) : NULL;
+	}
 	return true;
 }
 

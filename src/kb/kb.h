@@ -188,6 +188,19 @@ struct kb_driver_dir {
 };
 size_t kb_driver_dirs(const struct kb_driver_dir **rows);
 
+/* --- Jetson: L4T releases (data/l4t.tsv) ---------------------------------------------------- */
+struct kb_l4t {
+	const char *l4t;      /* "35.4": L4T major.minor */
+	const char *jetpack;  /* "5.1.2" */
+	const char *cuda;     /* "11.4": the CUDA the JetPack installs, the newest its driver runs */
+	const char *cudnn;    /* NULL where the sources do not say */
+	const char *tensorrt;
+	struct kb_fact fact;
+};
+/* The row of an L4T release ("35.4.1", "32.7"): its major.minor, else the newest row of its major;
+ * NULL for a major the table lacks. */
+const struct kb_l4t *kb_l4t_lookup(const char *release);
+
 /* --- cuDNN (data/cudnn.tsv) ------------------------------------------------------------------ */
 struct kb_cudnn_release {
 	const char *version;       /* "8.9.7" */

@@ -114,3 +114,19 @@ size_t kb_version_encodings(const struct kb_version_encoding **rows)
 	*rows = kbt_version_encoding;
 	return kbt_version_encoding_n;
 }
+
+const struct kb_l4t *kb_l4t_lookup(const char *release)
+{
+	struct version r, row;
+	if (!release || !version_parse(release, &r))
+		return NULL;
+	const struct kb_l4t *same_major = NULL;
+	for (size_t i = 0; i < kbt_l4t_n; i++) {
+		if (!version_parse(kbt_l4t[i].l4t, &row) || row.part[0] != r.part[0])
+			continue;
+		if (r.n >= 2 && row.part[1] == r.part[1])
+			return &kbt_l4t[i];
+		same_major = &kbt_l4t[i]; /* rows are oldest first: the last one is the newest */
+	}
+	return same_major;
+}

@@ -26,9 +26,20 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 		snprintf(buf, sizeof buf, "%s (%s kernel module)", d->kernel_version, d->kernel_flavour);
 	else if (d->module_version)
 		snprintf(buf, sizeof buf, "%s (/sys/module/nvidia/version)", d->module_version);
+	else if (d->tegra)
+		snprintf(buf, sizeof buf, "%s", d->tegra_gpu ? "nvgpu (Jetson)" : "Jetson: no nvgpu module or device node");
 	else
 		snprintf(buf, sizeof buf, "not loaded");
 	row(out, "kernel module", buf);
+	if (d->tegra) {
+		if (d->l4t)
+			snprintf(buf, sizeof buf, "R%s = JetPack %s (CUDA %s)%s", d->l4t_release, d->l4t->jetpack,
+				 d->l4t->cuda, inv->system.container ? "; the image's /etc/nv_tegra_release" : "");
+		else
+			snprintf(buf, sizeof buf, "%s%s", d->l4t_release ? d->l4t_release : "unknown (no /etc/nv_tegra_release)",
+				 d->l4t_release ? " (a release the knowledge base lacks)" : "");
+		row(out, "L4T release", buf);
+	}
 	if (d->libcuda_path) {
 		snprintf(buf, sizeof buf, "%s%s%s%s", d->libcuda_path, d->libcuda_is_stub ? " (STUB)" : "",
 			 d->libcuda_version ? "  version " : "", d->libcuda_version ? d->libcuda_version : "");
@@ -46,7 +57,7 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	}
 	if (d->simulated)
 		row(out, "simulated driver", d->simulated);
-	if (d->effective_version) {
+	if (d->effective_version || (d->tegra && d->max_cuda)) {
 		snprintf(buf, sizeof buf, "up to %s", d->max_cuda ? d->max_cuda : "(older than every known CUDA release)");
 		row(out, "supports CUDA", buf);
 	}

@@ -10,6 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *err;
 	nvproc_parse_version(span_make(data, size), &a, &v, &err);
 	nvproc_field(span_make(data, size), &a, "Model");
+	struct tegra_release t;
+	nvproc_parse_tegra_release(span_make(data, size), &a, &t, &err);
 	arena_free(&a);
 	return 0;
 }

@@ -80,6 +80,9 @@ printf 'NVRM version: NVIDIA UNIX ppc64le Kernel Module  510.54  Tue Feb  8 04:3
 	>"$out/fuzz_nvproc/version-ppc64le-two-part"
 printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nIRQ:   \t\t 133\nGPU UUID: \t GPU-3b0c0f2a-6e0e-2c8a-58b1-0f9a4e2c1d77\nVideo BIOS: \t 92.00.45.00.03\nBus Type: \t PCIe\nDMA Size: \t 47 bits\nDMA Mask: \t 0x7fffffffffff\nBus Location: \t 0000:07:00.0\nDevice Minor: \t 0\nGPU Firmware: \t 550.54.15\nGPU Excluded:\t No\n' \
 	>"$out/fuzz_nvproc/gpu-information"
+# a Jetson's /etc/nv_tegra_release (L4T R35.4.1)
+printf '# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023\n# KERNEL_VARIANT: oot\nTARGET_USERSPACE_LIB_DIR=nvidia\n' \
+	>"$out/fuzz_nvproc/tegra-release-r35"
 
 # --- fatbin: what nvcc writes (objects, a cubin, a raw .fatbin, a shared library) ---------------
 nvcc=$cuda/bin/nvcc

@@ -628,3 +628,52 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	lacks_finding driver-userspace-mismatch
 	[[ "$(json_get '["inventory"]["driver"]["compat_dirs"]')" == *"$tk/compat/lib"* ]]
 }
+
+# A Jetson (data/l4t.tsv): its driver is the L4T release's (libcuda.so.1.1 in .../tegra, the nvgpu
+# kernel driver, no /proc/driver/nvidia). A tiny ELF stands in for the Tegra libcuda, which no
+# Debian package ships; the runtime is the real CUDA 13 libcudart.
+jetson_root() {
+	local tegra=/usr/lib/aarch64-linux-gnu/tegra
+	printf 'PRETTY_NAME="Ubuntu 20.04.6 LTS"\nID=ubuntu\nVERSION_ID="20.04"\n' >"$root/etc/os-release"
+	printf '# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023\n' >"$root/etc/nv_tegra_release"
+	fake_lib "$root" "$tegra/libcuda.so.1.1" libcuda.so.1
+	ln -s libcuda.so.1.1 "$root$tegra/libcuda.so.1"
+	ldconf_root "$root" "$tegra"
+	add_cuda13 "$root" libcudart.so.13
+	echo "LD_LIBRARY_PATH=/usr/local/cuda/lib64" >"$env_file"
+}
+
+@test "a Jetson on L4T R35.4.1 (JetPack 5.1.2, CUDA 11.4) with the CUDA 13 runtime: driver-too-old from the L4T release, no kernel-module error, no driver '1.1'" {
+	jetson_root
+	: >"$root/dev/nvhost-ctrl-gpu"
+	mkdir -p "$root/proc/device-tree"
+	printf 'NVIDIA Jetson AGX Orin Developer Kit\0' >"$root/proc/device-tree/model"
+	run_cudx --root "$root" --env "$env_file"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"NVIDIA Jetson AGX Orin           sm_87 (compute capability 8.7)  [/proc/device-tree/model]"* ]]
+	[[ "$output" == *"error   driver-too-old: L4T R35.4.1 (JetPack 5.1.2) runs CUDA up to 11.4, not the CUDA 13.0 runtime"* ]]
+	[[ "$output" == *"L4T release        R35.4.1 = JetPack 5.1.2 (CUDA 11.4)"* ]]
+	[[ "$output" == *"kernel module      nvgpu (Jetson)"* ]]
+	[[ "$output" == *"cuda-compat"* ]]
+	[[ "$output" != *"no-driver"* ]]
+	[[ "$output" != *"version 1.1"* ]]
+	[[ "$output" != *"no-device-nodes"* ]]
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["jetson"]["l4t_release"]')" = 35.4.1 ]
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 11.4 ]
+	[ "$(json_get '["inventory"]["driver"]["libcuda_version"]')" = None ]
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --json "cudaGetDeviceCount returned 35"
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-too-old ]
+}
+
+@test "a Jetson container started without the NVIDIA runtime (no nvgpu node): no-driver says so; the image's L4T release judges no runtime" {
+	jetson_root
+	: >"$root/.dockerenv"
+	run_cudx --root "$root" --env "$env_file"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   no-driver: the Jetson's GPU driver (nvgpu) is not visible"* ]]
+	[[ "$output" == *"docker run --runtime nvidia"* ]]
+	[[ "$output" == *"the image's /etc/nv_tegra_release"* ]]
+	[[ "$output" != *"driver-too-old"* ]]
+	[[ "$output" != *"dkms"* ]]
+}

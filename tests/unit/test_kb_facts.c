@@ -75,6 +75,22 @@ static void driver_max_cuda(void **state)
 	assert_null(kb_driver_max_cuda("garbage", OS_LINUX));
 }
 
+static void jetson_l4t_releases(void **state)
+{
+	(void)state;
+	assert_string_equal(kb_l4t_lookup("35.4.1")->jetpack, "5.1.2");
+	assert_string_equal(kb_l4t_lookup("35.4.1")->cuda, "11.4");
+	assert_string_equal(kb_l4t_lookup("32.7.1")->cuda, "10.2");
+	assert_string_equal(kb_l4t_lookup("32.2.1")->cuda, "10.0");
+	assert_string_equal(kb_l4t_lookup("36.3.0")->cuda, "12.2");
+	/* a minor the table lacks: the newest row of its major */
+	assert_string_equal(kb_l4t_lookup("35.9.0")->l4t, "35.6");
+	assert_string_equal(kb_l4t_lookup("36")->cuda, "12.6");
+	assert_null(kb_l4t_lookup("28.2.1"));
+	assert_null(kb_l4t_lookup("garbage"));
+	assert_null(kb_l4t_lookup(NULL));
+}
+
 static void version_encodings(void **state)
 {
 	(void)state;
@@ -353,7 +369,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cuda_release_driver_minimums), cmocka_unit_test(minor_compat_floors),
-		cmocka_unit_test(driver_max_cuda),              cmocka_unit_test(version_encodings),
+		cmocka_unit_test(driver_max_cuda),
+		cmocka_unit_test(jetson_l4t_releases),              cmocka_unit_test(version_encodings),
 		cmocka_unit_test(gpus_and_compute_capabilities), cmocka_unit_test(nvcc_arch_support),
 		cmocka_unit_test(library_names),                cmocka_unit_test(dlopen_edges),
 		cmocka_unit_test(cudnn_releases),               cmocka_unit_test(error_codes),

@@ -63,12 +63,39 @@ static void reads_gpu_information_fields(void **state)
 	arena_free(&a);
 }
 
+static void reads_the_l4t_release_of_a_jetson(void **state)
+{
+	(void)state;
+	struct arena a;
+	arena_init(&a);
+	struct tegra_release t;
+	const char *err = NULL;
+	const char r35[] = "# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  "
+			   "1 19:57:35 UTC 2023\n# KERNEL_VARIANT: oot\n";
+	assert_true(nvproc_parse_tegra_release(span_make(r35, sizeof r35 - 1), &a, &t, &err));
+	assert_string_equal(t.release, "35.4.1");
+	assert_string_equal(t.board, "t186ref");
+	const char r32[] = "# R32 (release), REVISION: 7.1, GCID: 29818004, BOARD: t210ref, EABI: aarch64";
+	assert_true(nvproc_parse_tegra_release(span_make(r32, sizeof r32 - 1), &a, &t, &err));
+	assert_string_equal(t.release, "32.7.1");
+	assert_string_equal(t.board, "t210ref");
+	const char norev[] = "# R36 (release), GCID: 1, BOARD: generic";
+	assert_false(nvproc_parse_tegra_release(span_make(norev, sizeof norev - 1), &a, &t, &err));
+	assert_string_equal(err, "no REVISION");
+	const char nvrm[] = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n";
+	assert_false(nvproc_parse_tegra_release(span_make(nvrm, sizeof nvrm - 1), &a, &t, &err));
+	assert_string_equal(err, "not an L4T release line");
+	assert_false(nvproc_parse_tegra_release(span_make("# R", 3), &a, &t, &err));
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_both_module_flavours),
 		cmocka_unit_test(rejects_garbage_with_a_reason),
 		cmocka_unit_test(reads_gpu_information_fields),
+		cmocka_unit_test(reads_the_l4t_release_of_a_jetson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
