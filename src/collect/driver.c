@@ -74,6 +74,9 @@ static void add_node(struct cudx_ctx *ctx, struct driver_info *d, size_t *cap, c
 static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 {
 	struct driver_info *d = &inv->driver;
+	/* an L4T system with a discrete GPU (IGX) runs the usual nvidia.ko: no Tegra model then */
+	if (d->kernel_version || d->module_version)
+		return;
 	size_t len;
 	int err;
 	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/etc/nv_tegra_release", 4096, &len, &err);
@@ -138,7 +141,8 @@ static void pick_userspace(struct cudx_ctx *ctx, struct inventory *inv)
 		d->libcuda_path = l->path;
 		d->libcuda_version = l->version;
 		d->libcuda_is_stub = l->is_stub;
-		d->tegra |= strstr(l->path, "/tegra/") || (l->real_path && strstr(l->real_path, "/tegra/"));
+		if (!d->kernel_version && !d->module_version)
+			d->tegra |= strstr(l->path, "/tegra/") || (l->real_path && strstr(l->real_path, "/tegra/"));
 		break;
 	}
 	if (p && !d->libcuda_path)

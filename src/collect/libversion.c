@@ -25,7 +25,8 @@ void libversion_from_name(struct cudx_ctx *ctx, struct lib_file *l)
 		return;
 	/* a driver library's name carries the driver release (libcuda.so.535.104.05); Jetson's
 	 * libcuda.so.1.1 names only a revision of the soname (formats.md §5.2) */
-	if ((strcmp(l->component, "libcuda") == 0 || strcmp(l->component, "nvml") == 0) && v.part[0] < 100)
+	if (l->component && (strcmp(l->component, "libcuda") == 0 || strcmp(l->component, "nvml") == 0) &&
+	    v.part[0] < 100)
 		return;
 	size_t len = 0;
 	while (tail[len] && (isdigit((unsigned char)tail[len]) || tail[len] == '.'))

@@ -343,7 +343,8 @@ static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 	const struct inventory *inv = d->inv;
 	const struct driver_info *drv = &inv->driver;
 	const struct kb_l4t *l4t = drv->l4t;
-	if (!l4t || !drv->max_cuda || inv->system.container)
+	/* a cuda-compat libcuda first on the path runs the newer CUDA by design (Orin) */
+	if (!l4t || !drv->max_cuda || inv->system.container || in_compat_dir(drv, drv->libcuda_path))
 		return;
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
@@ -370,7 +371,7 @@ static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 				       "on this JetPack: put its compat directory first on LD_LIBRARY_PATH",
 				    cuda);
 		finding_ref(f, REF_COMPAT);
-		return; /* one finding: the newest runtime repeats the same advice */
+		return; /* one finding: a second runtime would repeat the same advice */
 	}
 }
 
@@ -542,6 +543,71 @@ static void check_node_permission(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* A GPU the installed driver cannot drive (data/driver_gpu.tsv): a branch newer than the last one
+ * for its architecture, or the open kernel module on a GPU before Turing. The module loads, but
+ * initialises no such GPU: "No devices were found", error 100. */
+static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	const char *ver = drv->simulated ? drv->simulated
+		 : drv->kernel_version	 ? drv->kernel_version
+		 : drv->module_version	 ? drv->module_version
+					 : drv->effective_version;
+	/* WSL's driver is the Windows one, whose numbers are not these branches' */
+	if (!ver || drv->tegra || drv->wsl || d->ctx->os != OS_LINUX)
+		return;
+	int branch = atoi(ver);
+	bool open = drv->kernel_flavour && strcmp(drv->kernel_flavour, "open") == 0 && !drv->simulated;
+	for (size_t i = 0; i < inv->n_gpus; i++) {
+		const struct gpu_info *g = &inv->gpus[i];
+		const struct kb_gpu *k = g->name ? kb_gpu_lookup(g->name) : NULL;
+		const struct kb_driver_gpu *row = g->cc_major ? kb_driver_gpu(g->cc_major, g->cc_minor) : NULL;
+		if (!row || (k && strcmp(k->segment, "jetson") == 0))
+			continue;
+		/* a GPU given as "sm_61" takes the name of its architecture row in gpus.tsv ("compute
+		 * capability 6.1 (Pascal)"): say "GPU", the family follows */
+		bool arch_row = g->name && strncmp(g->name, "compute capability ", 19) == 0;
+		const char *name = g->name && !arch_row ? g->name : "GPU";
+		struct finding *f;
+		if (branch > row->last_branch) {
+			f = rule_emit(d, self, "driver %s does not support the %s (%s, sm_%d%d): R%d is the last branch for %s GPUs",
+				      ver, name, row->family, g->cc_major, g->cc_minor, row->last_branch, row->family);
+			finding_cause(f, "NVIDIA drivers newer than the R%d branch no longer drive %s GPUs. Driver %s loads, "
+					 "but initialises no %s: nvidia-smi says \"No devices were found\" (or cannot talk to "
+					 "the driver) and CUDA reports no device (error 100).",
+				      row->last_branch, row->family, ver, name);
+			finding_fix(f, "install a driver of the R%d branch, the last for %s GPUs (the distribution's package of "
+				       "that branch where it still has one, else NVIDIA's .run installer of it), then reboot",
+				    row->last_branch, row->family);
+			finding_fix(f, "software that needs a newer driver (a CUDA newer than R%d supports) then needs a "
+				       "newer GPU",
+				    row->last_branch);
+		} else if (open && !row->open_module) {
+			f = rule_emit(d, self, "the open kernel module cannot drive the %s (%s, sm_%d%d, before Turing)", name,
+				      row->family, g->cc_major, g->cc_minor);
+			finding_cause(f, "Driver %s runs the open flavour of the kernel module, which needs the GSP (GPU "
+					 "System Processor) that Turing introduced. It refuses %s GPUs (dmesg: \"not supported "
+					 "by open nvidia.ko\"), so nvidia-smi finds no device and CUDA reports error 100.",
+				      ver, row->family);
+			finding_fix(f, "install the proprietary flavour of the same driver (Ubuntu: nvidia-driver-%d, not "
+				       "-open; runfile: --kernel-module-type=proprietary; NixOS: hardware.nvidia.open = false), "
+				       "then reboot",
+				    branch);
+		} else
+			continue;
+		finding_subject(f, g->source);
+		finding_evidence(f, "GPU: %s, compute capability %d.%d (%s) [%s]", name, g->cc_major, g->cc_minor,
+				 row->family, g->source);
+		finding_evidence(f, "driver: %s%s (%s)", ver, open ? ", open kernel module" : "",
+				 drv->simulated ? "--driver" : drv->kernel_version ? "/proc/driver/nvidia/version"
+					 : drv->module_version ? "/sys/module/nvidia/version" : drv->libcuda_path);
+		finding_evidence(f, "%s GPUs: drivers up to R%d, %s kernel module (knowledge-base sources %s)", row->family,
+				 row->last_branch, row->open_module ? "either" : "proprietary", row->fact.source);
+		finding_ref(f, "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html");
+	}
+}
+
 static const struct rule rules[] = {
 	{ "no-driver", SEV_ERROR, check_no_driver,
 	  .cause = "No usable NVIDIA driver: the kernel module is not loaded, or no real libcuda.so.1 is where the "
@@ -584,6 +650,13 @@ static const struct rule rules[] = {
 		   "compatibility: features that need the newer driver are unavailable and newer PTX cannot be "
 		   "JIT-compiled (error 222).",
 	  .fix = "upgrade the driver to the runtime's minimum to remove the limitation", .ref = REF_MINOR },
+	{ "driver-gpu-unsupported", SEV_ERROR, check_gpu_unsupported,
+	  .cause = "The installed driver cannot drive this GPU: its branch is newer than the last one for the GPU's "
+		   "architecture (R390 for Fermi, R470 for Kepler, R580 for Maxwell, Pascal and Volta), or it runs the "
+		   "open kernel module, which needs Turing or later. The module loads but finds no device.",
+	  .fix = "install the last driver branch for the GPU's architecture, or the proprietary kernel-module flavour",
+	  .ref = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html",
+	  .about = "driver" },
 	{ "no-device-nodes", SEV_ERROR, check_device_nodes,
 	  .cause = "The GPU device nodes /dev/nvidiactl and /dev/nvidiaN are missing, so CUDA finds no device.",
 	  .fix = "sudo nvidia-modprobe -c 0 -u\nin a container: docker run --gpus all ...", .about = "driver" },

@@ -862,6 +862,20 @@ static bool make_status(const struct explain_reader *L, size_t t)
 	return i > 0 && L->lc.p[i - 1] == ']';
 }
 
+/* A process's exit status, "failed with exit status 1", "exit code 2", "non-zero exit status 1": what
+ * a build tool or a shell reports of a child, not an API's code (distutils' "command 'nvcc' failed
+ * with exit status 1" is no cudaErrorInvalidValue). A Windows exit code in hex stays: 0xC0000409 is the
+ * NTSTATUS of the crash. */
+static bool exit_status(const struct explain_reader *L, size_t t)
+{
+	if (t < 2)
+		return false;
+	const struct tok *e = &L->toks[t - 2], *w = &L->toks[t - 1];
+	return e->len == 4 && memcmp(L->lc.p + e->off, "exit", 4) == 0 &&
+	       ((w->len == 6 && memcmp(L->lc.p + w->off, "status", 6) == 0) ||
+		(w->len == 4 && memcmp(L->lc.p + w->off, "code", 4) == 0));
+}
+
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
  * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess, "802 system error". */
 static void read_numbers(struct explain_reader *L)
@@ -921,7 +935,7 @@ static void read_numbers(struct explain_reader *L)
 				    (L->lc.p[after] == ' ' && (after + 1 >= L->lc.n || strchr(".,:;)!", L->lc.p[after + 1])));
 			announced = ends && (strcmp(w, "error") == 0 || strcmp(w, "failure") == 0);
 		}
-		if (!announced || make_status(L, t))
+		if (!announced || make_status(L, t) || (!hex && exit_status(L, t)))
 			continue;
 		if (code == 0)
 			continue;

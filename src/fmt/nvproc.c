@@ -43,7 +43,7 @@ bool nvproc_parse_version(struct span text, struct arena *a, struct nvproc_versi
 	return true;
 }
 
-/* The digits after "key" in line, at most 8 of them with dots: "4.1" after "REVISION: ". */
+/* The digits after "key" in line, at most 16 characters of digits and dots: "4.1" after "REVISION: ". */
 static const char *number_after(const char *line, const char *key, struct arena *a)
 {
 	const char *p = strstr(line, key);

@@ -188,6 +188,18 @@ struct kb_driver_dir {
 };
 size_t kb_driver_dirs(const struct kb_driver_dir **rows);
 
+/* --- Driver branches per GPU architecture (data/driver_gpu.tsv) ------------------------------ */
+struct kb_driver_gpu {
+	const char *cc;      /* "6.1" */
+	const char *family;  /* "Pascal" */
+	int last_branch;     /* 580: the newest branch that drives it */
+	bool open_module;    /* whether the open kernel-module flavour drives it */
+	struct kb_fact fact;
+};
+/* The row of a discrete GPU's compute capability, or NULL (Turing and later: every branch, both
+ * flavours; Jetson's: L4T). */
+const struct kb_driver_gpu *kb_driver_gpu(int cc_major, int cc_minor);
+
 /* --- Jetson: L4T releases (data/l4t.tsv) ---------------------------------------------------- */
 struct kb_l4t {
 	const char *l4t;      /* "35.4": L4T major.minor */

@@ -1,5 +1,6 @@
 /* CUDA release -> driver: toolkit minimums, minor-version compatibility, the newest CUDA a driver
  * supports natively, and integer version encodings. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +130,14 @@ const struct kb_l4t *kb_l4t_lookup(const char *release)
 		same_major = &kbt_l4t[i]; /* rows are oldest first: the last one is the newest */
 	}
 	return same_major;
+}
+
+const struct kb_driver_gpu *kb_driver_gpu(int cc_major, int cc_minor)
+{
+	char cc[24];
+	snprintf(cc, sizeof cc, "%d.%d", cc_major, cc_minor);
+	for (size_t i = 0; i < kbt_driver_gpu_n; i++)
+		if (strcmp(cc, kbt_driver_gpu[i].cc) == 0)
+			return &kbt_driver_gpu[i];
+	return NULL;
 }

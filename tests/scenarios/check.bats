@@ -677,3 +677,46 @@ jetson_root() {
 	[[ "$output" != *"driver-too-old"* ]]
 	[[ "$output" != *"dkms"* ]]
 }
+
+# A GPU the installed driver cannot drive (data/driver_gpu.tsv), with Debian's real driver 535.
+@test "driver 535 with a Tesla K80 (Kepler, last branch R470): driver-gpu-unsupported; explain puts it first for 'No devices were found'" {
+	install_driver_535
+	run_cudx --root "$root" --env "$env_file" --gpu "Tesla K80"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   driver-gpu-unsupported: driver 535.309.01 does not support the Tesla K80 (Kepler, sm_37): R470 is the last branch for Kepler GPUs"* ]]
+	[[ "$output" == *"install a driver of the R470 branch, the last for Kepler GPUs"* ]]
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --gpu "Tesla K80" --json "No devices were found"
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-gpu-unsupported ]
+	# a Turing GPU, and the same Kepler GPU on the R470 driver: nothing to say
+	run_cudx --root "$root" --env "$env_file" --gpu "Tesla T4" --json
+	lacks_finding driver-gpu-unsupported
+	run_cudx --root "$root" --env "$env_file" --gpu "Tesla K80" --driver 470.256.02 --json
+	lacks_finding driver-gpu-unsupported
+	# a Jetson's compute capability (5.3, Nano) is L4T's: no desktop branch judges it
+	run_cudx --root "$root" --env "$env_file" --gpu sm_53 --driver 590.44.01 --json
+	lacks_finding driver-gpu-unsupported
+	# a Pascal GPU named by its architecture, on a branch past R580
+	run_cudx --root "$root" --env "$env_file" --gpu sm_61 --driver 590.44.01
+	[[ "$output" == *"error   driver-gpu-unsupported: driver 590.44.01 does not support the GPU (Pascal, sm_61): R580 is the last branch for Pascal GPUs"* ]]
+	# WSL: the driver is the Windows one, numbered otherwise
+	mkdir -p "$root/usr/lib/wsl/lib"
+	run_cudx --root "$root" --env "$env_file" --gpu sm_61 --driver 581.57 --json
+	lacks_finding driver-gpu-unsupported
+}
+
+@test "the open kernel module with a GTX 1080 (Pascal, before Turing): driver-gpu-unsupported names the proprietary flavour; the proprietary module does not" {
+	install_driver_535
+	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.309.01  Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Sep 23 09:57:26 UTC 2025\n' >"$root/proc/driver/nvidia/version"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce GTX 1080"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   driver-gpu-unsupported: the open kernel module cannot drive the NVIDIA GeForce GTX 1080 (Pascal, sm_61, before Turing)"* ]]
+	[[ "$output" == *"--kernel-module-type=proprietary"* ]]
+	run_cudx --root "$root" --env "$env_file" --gpu "RTX 3090" --json
+	lacks_finding driver-gpu-unsupported
+	proc_version "$root" 535.309.01
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce GTX 1080" --json
+	lacks_finding driver-gpu-unsupported
+	# the kernel's own words, with no machine: the open module's refusal
+	run_strict -1 "$CUDX" explain --json "NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1b80) installed in this system is not supported by open nvidia.ko because it does not include the required GPU System Processor (GSP)."
+	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-gpu-unsupported ]
+}

@@ -619,7 +619,7 @@ GPU is NOT AVAILABLE"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = cuda-toolkit-not-found ]
 	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *"Visual Studio Integration"* ]]
 	explain_here "No devices were found"
-	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = no-device,gpu-lost,no-driver ]
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = no-device,gpu-lost,no-driver,driver-gpu-unsupported ]
 	explain_here "WARNING: Could not find any nv files on this host!"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
 	explain_here "nvidia-drm: Version mismatch: nvidia.ko(550.54.14) nvidia-drm(535.161.07)"
@@ -1024,4 +1024,50 @@ GPU is NOT AVAILABLE"
 	rm "$root/.dockerenv"
 	explain_here './segnet: error while loading shared libraries: /usr/lib/x86_64-linux-gnu/libnvinfer.so.8: file too short'
 	[ "$(cause_conf container-no-gpu)" != high ]
+}
+
+# Message forms of set 23's misses, each a tool's own wording (sources in data/explain_patterns.tsv).
+@test "NVENC's API version, the ONNX Runtime CUDA entry point, OpenCV's device count, the JIT cache variables, a crash in a cuDNN 8 DLL" {
+	explain_here "[h264_nvenc @ 000001e8482050c0] Cannot get the preset configuration: invalid version (15)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	explain_here "[h264_nvenc @ 0x55d] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-too-old ]
+	explain_here "Unable to find an entry point named 'OrtSessionOptionsAppendExecutionProvider_CUDA' in DLL 'onnxruntime'."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+	explain_here "cv2.cuda.getCudaEnabledDeviceCount() always returns 0"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-cpu-build ]
+	explain_here "start-up takes 3 minutes even with CUDA_CACHE_MAXSIZE=2147483648"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
+	explain_here "Exception thrown at 0x00007FFF94A23A48 (cudnn_cnn_infer64_8.dll) in app.exe"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = cudnn-zlibwapi-missing ]
+	explain_here "tensorflow cannot find my GPU"
+	[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" = framework-lib-missing,framework-cpu-build,no-driver ]
+}
+
+@test "a build tool's exit status is no CUDA error code; distutils' nvcc failure; cuda.pathfinder's and Taichi's not-found; error 127 in Chinese Windows' words" {
+	explain_here "error: command '/usr/local/cuda/bin/nvcc' failed with exit status 1"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvcc-host-compiler-unsupported ]
+	[ "$(jq -r '[.facts[] | select(.kind == "code")] | length' <<<"$output")" = 0 ]
+	# "exit" elsewhere on the line does not hide a code
+	explain_here "CUDA error at exit, error 700"
+	[ "$(jq -r '[.facts[] | select(.kind == "code")][0].name' <<<"$output")" = cudaErrorIllegalAddress ]
+	explain_here 'Failure finding "nvJitLink*.dll"'
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = dll-not-found ]
+	explain_here "[cuda_driver.cpp:load_lib@36] libcuda.so lib not found."
+	[[ "$(jq -r '[.causes[].id] | join(",")' <<<"$output")" == *lib-not-found* ]]
+	[ "$(jq -r '[.facts[] | select(.kind == "form")][0] | .form + " " + .library' <<<"$output")" = "not-found libcuda.so" ]
+	explain_here "ImportError: DLL load failed while importing _C: The specified program could not be found."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = dll-proc-not-found ]
+}
+
+@test "the kernel's words for a GPU its driver will not drive: driver-gpu-unsupported first" {
+	local l
+	for l in "NVRM: installed in this system is not supported by open" \
+		"NVRM: This NVIDIA driver is not compatible with this NVIDIA GPU" \
+		"NVRM:  supported through the NVIDIA 580.xx Legacy drivers. Please" \
+		"NVRM:  information.  The 595.58.03 NVIDIA driver will ignore" \
+		"[    3.513141] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs."; do
+		explain_here "$l"
+		[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-gpu-unsupported ]
+	done
 }

@@ -91,6 +91,19 @@ static void jetson_l4t_releases(void **state)
 	assert_null(kb_l4t_lookup(NULL));
 }
 
+static void driver_branches_per_gpu(void **state)
+{
+	(void)state;
+	assert_int_equal(kb_driver_gpu(6, 1)->last_branch, 580); /* Pascal */
+	assert_false(kb_driver_gpu(6, 1)->open_module);
+	assert_int_equal(kb_driver_gpu(3, 7)->last_branch, 470); /* Kepler, K80 */
+	assert_int_equal(kb_driver_gpu(2, 0)->last_branch, 390); /* Fermi */
+	assert_null(kb_driver_gpu(5, 3)); /* Jetson Nano: L4T's, no desktop branch */
+	assert_null(kb_driver_gpu(7, 2));
+	assert_null(kb_driver_gpu(7, 5)); /* Turing: every branch, both flavours */
+	assert_null(kb_driver_gpu(12, 0));
+}
+
 static void version_encodings(void **state)
 {
 	(void)state;
@@ -370,7 +383,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cuda_release_driver_minimums), cmocka_unit_test(minor_compat_floors),
 		cmocka_unit_test(driver_max_cuda),
-		cmocka_unit_test(jetson_l4t_releases),              cmocka_unit_test(version_encodings),
+		cmocka_unit_test(jetson_l4t_releases),
+		cmocka_unit_test(driver_branches_per_gpu),              cmocka_unit_test(version_encodings),
 		cmocka_unit_test(gpus_and_compute_capabilities), cmocka_unit_test(nvcc_arch_support),
 		cmocka_unit_test(library_names),                cmocka_unit_test(dlopen_edges),
 		cmocka_unit_test(cudnn_releases),               cmocka_unit_test(error_codes),
