@@ -57,7 +57,7 @@ static const struct collector {
 	unsigned os;
 } collectors[] = {
 	{ collect_system, ON_ANY },    { collect_env, ON_ANY },       { collect_toolkits, ON_LINUX },
-	{ collect_hostcc, ON_LINUX },
+	{ collect_hostcc, ON_LINUX },  { collect_container_engine, ON_LINUX },
 	{ collect_libs, ON_LINUX },    { collect_driver, ON_ANY },    { collect_gpus, ON_ANY },
 	{ collect_focus, ON_LINUX },   { collect_python, ON_ANY },
 	/* after python: a mapped wheel library's version is the copy's the python collector read */

@@ -80,6 +80,14 @@ struct driver_info {
 	const char *max_cuda;        /* highest CUDA version the effective driver supports (kb) */
 };
 
+/* containerd on a GPU node (collect/container_engine.c): a pod that names no runtime class runs
+ * under the default runtime and gets the GPU driver only when that is the NVIDIA one. */
+struct containerd_info {
+	const char *config;          /* the config file read, NULL when none was found */
+	bool nvidia_runtime;         /* it defines an nvidia runtime */
+	const char *default_runtime; /* default_runtime_name, NULL when unset (runc) */
+};
+
 struct toolkit {
 	const char *path;           /* "/usr/local/cuda-12.4" (inside the root) */
 	const char *real_path;      /* if path is a link ("/usr/local/cuda" -> ...) */
@@ -167,6 +175,7 @@ struct inventory {
 	size_t n_loaded;
 	long long loaded_pid; /* the process inv->loaded describes */
 	struct host_compiler hostcc;
+	struct containerd_info containerd;
 	struct inventory_note *notes;
 	size_t n_notes;
 	size_t cap_libs, cap_notes, cap_toolkits, cap_gpus, cap_env, cap_loaded;
@@ -211,6 +220,7 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
 #define DISTRO_CUDA_TOOLKIT_DIR "/usr/lib/nvidia-cuda-toolkit"
 void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv);   /* nvcc's host compiler */
+void collect_container_engine(struct cudx_ctx *ctx, struct inventory *inv); /* containerd's runtimes */
 /* The toolkit whose nvcc a build takes (collect/hostcc.c), or NULL. */
 const struct toolkit *hostcc_toolkit(const struct inventory *inv);
 void collect_libs(struct cudx_ctx *ctx, struct inventory *inv);

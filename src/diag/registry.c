@@ -14,7 +14,9 @@ static const struct family {
 	const struct rule_family *rules;
 	unsigned os;
 } families[] = {
-	{ &rules_driver, RULE_LINUX }, { &rules_env, RULE_ANY_OS },  { &rules_ldpath, RULE_LINUX },
+	/* driver: every check but driver-too-old's is Linux-only inside (Windows: nvcuda.dll's version
+	 * against the runtime DLLs the simulated loads reach) */
+	{ &rules_driver, RULE_ANY_OS }, { &rules_env, RULE_ANY_OS },  { &rules_ldpath, RULE_LINUX },
 	{ &rules_libs, RULE_LINUX },
 	{ &rules_loader, RULE_LINUX }, { &rules_arch, RULE_LINUX },  { &rules_probe, RULE_LINUX },
 	{ &rules_python, RULE_ANY_OS }, { &rules_windows, RULE_WINDOWS },

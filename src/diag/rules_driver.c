@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "collect/windows.h"
 #include "diag/focus.h"
 #include "diag/rule.h"
+#include "loader/win_path.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
 
@@ -375,6 +378,72 @@ static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* The CUDA release a Windows runtime DLL's name gives: cudart64_100.dll is 10.0, cudart64_92.dll 9.2;
+ * from 11 on the name carries the major only (cudart64_110.dll for every 11.x, cudart64_12.dll):
+ * "11", "12". NULL for another name. */
+static const char *windows_cudart_cuda(struct arena *a, const char *name)
+{
+	if (strncasecmp(name, "cudart64_", 9) != 0)
+		return NULL;
+	size_t n = strspn(name + 9, "0123456789");
+	if (n < 2 || n > 3 || strcasecmp(name + 9 + n, ".dll") != 0)
+		return NULL;
+	int v = atoi(name + 9);
+	if (n == 3) /* 100..102 are 10.0..10.2; 110 is every 11.x */
+		return v == 110 ? "11" : v >= 100 && v <= 102 ? arena_printf(a, "10.%d", v % 10) : NULL;
+	if (v >= 80) /* 80..92 are 8.0..9.2 */
+		return arena_printf(a, "%d.%d", v / 10, v % 10);
+	return v >= 12 ? arena_printf(a, "%d", v) : NULL; /* cudart64_12.dll, cudart64_13.dll */
+}
+
+/* A Windows tree: each CUDA runtime DLL the simulated loads reached (a toolkit's, an application's
+ * own copy) against the driver nvcuda.dll's version resource gives (or --driver). */
+static void check_windows_too_old(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct windows_inventory *w = inv->windows;
+	const char *drv = inv->driver.effective_version ? inv->driver.effective_version : w->driver_version;
+	if (!drv)
+		return;
+	const char *seen[16];
+	size_t n_seen = 0;
+	for (size_t q = 0; q < w->n_queries; q++)
+		for (size_t i = 0; i < w->queries[q].tree.n; i++) {
+			const struct win_node *nd = &w->queries[q].tree.nodes[i];
+			const struct win_candidate *c = win_chosen(&nd->res);
+			const char *cuda = c && !nd->repeat ? windows_cudart_cuda(d->ctx->arena, nd->name) : NULL;
+			if (!cuda)
+				continue;
+			bool dup = false;
+			for (size_t k = 0; k < n_seen; k++)
+				dup |= strcmp(seen[k], cuda) == 0;
+			if (dup || n_seen == 16)
+				continue;
+			seen[n_seen++] = cuda;
+			/* 8.0 to 10.2: that release's own minimum; 11 on: the major's minor-compat floor */
+			const struct kb_cuda_release *rel = strchr(cuda, '.') ? kb_cuda_release(cuda) : NULL;
+			const char *need = rel ? rel->windows_driver : kb_minor_compat_floor(atoi(cuda), OS_WINDOWS, NULL);
+			if (!need || version_strcmp(drv, need) >= 0)
+				continue;
+			const char *where = win_path_from_root(d->ctx->arena, c->path);
+			struct finding *f = rule_emit(d, self, "driver %s is too old for the CUDA %s runtime %s (needs >= %s)", drv,
+						      cuda, nd->name, need);
+			finding_subject(f, c->path);
+			finding_cause(f, "%s is a CUDA %s%s runtime, which needs driver %s or newer on Windows. Driver %s "
+					 "supports CUDA up to %s, so every call fails with error 35: \"CUDA driver version "
+					 "is insufficient for CUDA runtime version\".",
+				      where, cuda, strchr(cuda, '.') ? "" : ".x", need, drv,
+				      kb_driver_max_cuda(drv, OS_WINDOWS) ? kb_driver_max_cuda(drv, OS_WINDOWS) : "an older release");
+			finding_evidence(f, "driver: %s (%s)", drv,
+					 inv->driver.effective_version ? "--driver"
+					 : w->nvcuda_version ? arena_printf(d->ctx->arena, "nvcuda.dll file version %s", w->nvcuda_version)
+							     : "nvcuda.dll");
+			finding_evidence(f, "CUDA runtime: %s (%s)", where, w->queries[q].reason);
+			finding_fix(f, "upgrade the NVIDIA driver to >= %s (https://www.nvidia.com/Download/index.aspx)", need);
+			finding_ref(f, REF_COMPAT);
+		}
+}
+
 /* The CUDA runtimes on this system (cudart copies), each with the driver it needs. */
 static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 {
@@ -382,6 +451,10 @@ static void check_driver_too_old(struct diag_ctx *d, const struct rule *self)
 	const char *drv = inv->driver.effective_version;
 	if (inv->driver.tegra && !drv) {
 		check_jetson_too_old(d, self);
+		return;
+	}
+	if (d->ctx->os == OS_WINDOWS && inv->windows) {
+		check_windows_too_old(d, self);
 		return;
 	}
 	if (!drv || inv->driver.libcuda_is_stub)

@@ -84,6 +84,15 @@ static bool wsl_container_without_libcuda(const struct inventory *inv)
 	return inv->system.container && inv->driver.wsl && !inv->driver.libcuda_path && !inv->driver.libcuda_off_path;
 }
 
+/* A GPU node (not itself a container) whose containerd defines the NVIDIA runtime without making it
+ * the default (collect/container_engine.c). */
+static bool pods_get_no_driver(const struct inventory *inv)
+{
+	const struct containerd_info *c = &inv->containerd;
+	return !inv->system.container && c->config && c->nvidia_runtime &&
+	       !(c->default_runtime && strncmp(c->default_runtime, "nvidia", 6) == 0);
+}
+
 /* A container with no GPU device nodes: "no device" and "no driver" messages there mean the
  * container was started without the GPUs. */
 static void check_container(struct diag_ctx *d, const struct rule *self)
@@ -109,7 +118,19 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		bool no_libcuda = !inv->driver.libcuda_path || inv->driver.libcuda_is_stub;
 		emit(d, self, running && !inv->driver.wsl && no_libcuda ? &seen_singularity : NULL);
 	}
-	else
+	else if (pods_get_no_driver(inv)) {
+		/* a node whose containerd runs pods without a runtime class under runc: the message came
+		 * from such a pod (cudart's 35 when it finds no libcuda at all, no device) */
+		struct machine_side node = {
+			inv->containerd.config,
+			arena_printf(d->ctx->arena,
+				     "containerd on this node (%s) has an nvidia runtime, but its default is %s: a pod "
+				     "without runtimeClassName: nvidia runs under that and gets no GPU driver",
+				     inv->containerd.config,
+				     inv->containerd.default_runtime ? inv->containerd.default_runtime : "runc (not set)")
+		};
+		emit(d, self, &node);
+	} else
 		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }
 

@@ -125,6 +125,13 @@ json_t *report_inventory_json(const struct inventory *inv)
 		json_object_set_new(hc, "allowed_by", report_json_str(h->allowed));
 		json_object_set_new(o, "host_compiler", hc);
 	}
+	if (inv->containerd.config) {
+		json_t *cd = json_object();
+		json_object_set_new(cd, "config", report_json_str(inv->containerd.config));
+		json_object_set_new(cd, "nvidia_runtime", json_boolean(inv->containerd.nvidia_runtime));
+		json_object_set_new(cd, "default_runtime", report_json_str(inv->containerd.default_runtime));
+		json_object_set_new(o, "containerd", cd);
+	}
 	json_t *libs = json_array();
 	for (size_t i = 0; i < inv->n_libs; i++)
 		json_array_append_new(libs, lib_json(&inv->libs[i]));

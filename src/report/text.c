@@ -69,6 +69,13 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	row(out, "device nodes", off ? buf : "none");
 	if (d->wsl)
 		row(out, "WSL", "yes (/usr/lib/wsl/lib, /dev/dxg)");
+	if (inv->containerd.config) {
+		const struct containerd_info *c = &inv->containerd;
+		snprintf(buf, sizeof buf, "%s: %s, default runtime %s", c->config,
+			 c->nvidia_runtime ? "nvidia runtime defined" : "no nvidia runtime",
+			 c->default_runtime ? c->default_runtime : "runc (not set)");
+		row(out, "containerd", buf);
+	}
 	for (size_t i = 0; i < d->n_compat_dirs; i++)
 		row(out, "forward compat", d->compat_dirs[i]);
 	fputc('\n', out);

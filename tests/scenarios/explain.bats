@@ -1071,3 +1071,29 @@ GPU is NOT AVAILABLE"
 		[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-gpu-unsupported ]
 	done
 }
+
+# A Kubernetes GPU node whose containerd has the nvidia runtime but not as its default: a pod
+# without runtimeClassName runs under runc, finds no libcuda, and cudart says 35 (set 24's MicroK8s
+# and k3s reports). The node's real driver 535 is as new as the message needs.
+@test "a node whose containerd's default runtime is not nvidia: error 35 from a pod is container-no-gpu first; with nvidia as the default it is not" {
+	install_driver_535
+	mkdir -p "$root/etc/containerd"
+	cat >"$root/etc/containerd/config.toml" <<'T'
+version = 2
+[plugins."io.containerd.grpc.v1.cri".containerd]
+  default_runtime_name = "runc"
+  [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]
+    runtime_type = "io.containerd.runc.v2"
+T
+	explain_here "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-no-gpu ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"without runtimeClassName: nvidia"* ]]
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq -r '.inventory.containerd.default_runtime' <<<"$output")" = runc ]
+	[ "$(jq -r '.inventory.containerd.nvidia_runtime' <<<"$output")" = true ]
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file"
+	[[ "$output" == *"containerd         /etc/containerd/config.toml: nvidia runtime defined, default runtime runc"* ]]
+	sed -i 's/default_runtime_name = "runc"/default_runtime_name = "nvidia"/' "$root/etc/containerd/config.toml"
+	explain_here "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" != container-no-gpu ]
+}

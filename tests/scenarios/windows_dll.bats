@@ -338,3 +338,16 @@ tree_127() {
 	[[ "$output" == *"up to 12.4"* ]]
 	[[ "$output" != *"older than every known CUDA release"* ]]
 }
+
+# The driver against the CUDA runtime DLLs the simulated loads reach: cudart64_12.dll needs CUDA
+# 12's Windows floor (527.41, minor-version compatibility), cudart64_110.dll CUDA 11's (452.39).
+@test "a Windows tree's cudart64_12.dll on a driver below 527.41: driver-too-old; cudart64_110.dll on it is fine" {
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	wintree_put "$R" "$CUDA11\\bin" x64/cudart64_110.dll
+	wintree_env "$E" "Path=$CUDA12\\bin;$CUDA11\\bin;C:\\Windows\\system32" "CUDA_PATH=$CUDA12"
+	run_strict -1 "$CUDX" check --root "$R" --env "$E" --no-probe --driver 452.39
+	[[ "$output" == *"error   driver-too-old: driver 452.39 is too old for the CUDA 12 runtime cudart64_12.dll (needs >= 527.41)"* ]]
+	[[ "$output" != *"CUDA 11 runtime"* ]]
+	run_strict "$CUDX" check --root "$R" --env "$E" --no-probe --driver 551.61 --json
+	lacks_finding driver-too-old
+}
