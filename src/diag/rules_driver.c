@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "collect/windows.h"
 #include "diag/focus.h"
@@ -378,22 +377,15 @@ static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
-/* The CUDA release a Windows runtime DLL's name gives: cudart64_100.dll is 10.0, cudart64_92.dll 9.2;
- * from 11 on the name carries the major only (cudart64_110.dll for every 11.x, cudart64_12.dll):
- * "11", "12". NULL for another name. */
+/* The CUDA release a Windows runtime DLL stands for, from the library catalogue (data/libs.tsv):
+ * cudart64_100.dll is 10.0 (its cuda_versions); from 11 on one name serves a major
+ * (cudart64_110.dll, cudart64_12.dll): "11", "12". NULL for another DLL. */
 static const char *windows_cudart_cuda(struct arena *a, const char *name)
 {
-	if (strncasecmp(name, "cudart64_", 9) != 0)
+	const struct kb_lib *k = kb_lib_classify(name, OS_WINDOWS);
+	if (!k || strcmp(k->component, "cudart") != 0 || !k->cuda_major)
 		return NULL;
-	size_t n = strspn(name + 9, "0123456789");
-	if (n < 2 || n > 3 || strcasecmp(name + 9 + n, ".dll") != 0)
-		return NULL;
-	int v = atoi(name + 9);
-	if (n == 3) /* 100..102 are 10.0..10.2; 110 is every 11.x */
-		return v == 110 ? "11" : v >= 100 && v <= 102 ? arena_printf(a, "10.%d", v % 10) : NULL;
-	if (v >= 80) /* 80..92 are 8.0..9.2 */
-		return arena_printf(a, "%d.%d", v / 10, v % 10);
-	return v >= 12 ? arena_printf(a, "%d", v) : NULL; /* cudart64_12.dll, cudart64_13.dll */
+	return k->cuda_versions && !strchr(k->cuda_versions, ',') ? k->cuda_versions : arena_printf(a, "%d", k->cuda_major);
 }
 
 /* A Windows tree: each CUDA runtime DLL the simulated loads reached (a toolkit's, an application's
@@ -429,11 +421,11 @@ static void check_windows_too_old(struct diag_ctx *d, const struct rule *self)
 			struct finding *f = rule_emit(d, self, "driver %s is too old for the CUDA %s runtime %s (needs >= %s)", drv,
 						      cuda, nd->name, need);
 			finding_subject(f, c->path);
+			const char *max = kb_driver_max_cuda(drv, OS_WINDOWS);
 			finding_cause(f, "%s is a CUDA %s%s runtime, which needs driver %s or newer on Windows. Driver %s "
 					 "supports CUDA up to %s, so every call fails with error 35: \"CUDA driver version "
 					 "is insufficient for CUDA runtime version\".",
-				      where, cuda, strchr(cuda, '.') ? "" : ".x", need, drv,
-				      kb_driver_max_cuda(drv, OS_WINDOWS) ? kb_driver_max_cuda(drv, OS_WINDOWS) : "an older release");
+				      where, cuda, strchr(cuda, '.') ? "" : ".x", need, drv, max ? max : "an older release");
 			finding_evidence(f, "driver: %s (%s)", drv,
 					 inv->driver.effective_version ? "--driver"
 					 : w->nvcuda_version ? arena_printf(d->ctx->arena, "nvcuda.dll file version %s", w->nvcuda_version)
