@@ -114,6 +114,10 @@ struct gpu_info {
 	const char *source;     /* "/proc/driver/nvidia/gpus/0000:01:00.0/information", "--gpu", "probe" */
 	const char *bus_id;
 	const char *uuid;
+	/* from the PCI bus (/sys/bus/pci/devices), where the system shows it: */
+	const char *pci_id;        /* "10de:1380" */
+	const char *kernel_driver; /* the driver bound to it: "nvidia", "nouveau", "vfio-pci"; NULL: none */
+	bool pci_only;             /* seen on the bus, not listed by the NVIDIA driver (/proc) */
 };
 
 struct env_setting {

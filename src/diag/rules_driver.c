@@ -36,6 +36,43 @@ static bool has_real_libcuda(const struct inventory *inv)
 	return false;
 }
 
+/* A GPU on the PCI bus that the NVIDIA driver does not list, with what holds it instead. */
+static const struct gpu_info *undriven_pci_gpu(const struct inventory *inv, size_t *n)
+{
+	const struct gpu_info *first = NULL;
+	*n = 0;
+	for (size_t i = 0; i < inv->n_gpus; i++)
+		if (inv->gpus[i].pci_only) {
+			first = first ? first : &inv->gpus[i];
+			(*n)++;
+		}
+	return first;
+}
+
+/* Evidence and advice for each GPU on the bus the NVIDIA driver does not hold: nouveau has it (the
+ * NVIDIA module cannot bind while it does), vfio-pci (passed to a virtual machine), or nothing. */
+static void add_pci_evidence(struct finding *f, const struct inventory *inv)
+{
+	bool nouveau = false, vfio = false;
+	for (size_t i = 0; i < inv->n_gpus; i++) {
+		const struct gpu_info *g = &inv->gpus[i];
+		if (!g->pci_only)
+			continue;
+		const char *k = g->kernel_driver;
+		finding_evidence(f, "PCI %s: %s (%s), kernel driver: %s", g->bus_id, g->name ? g->name : "NVIDIA GPU",
+				 g->pci_id, k ? k : "none");
+		nouveau |= k && strcmp(k, "nouveau") == 0;
+		vfio |= k && strcmp(k, "vfio-pci") == 0;
+	}
+	if (nouveau)
+		finding_fix(f, "nouveau, the open-source driver, holds the GPU: blacklist it (printf 'blacklist nouveau\\noptions "
+			       "nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf; sudo update-initramfs -u "
+			       "(Fedora: sudo dracut --force)), reboot, then load the NVIDIA driver");
+	if (vfio)
+		finding_fix(f, "a GPU bound to vfio-pci is reserved for a virtual machine: remove its ID from the vfio-pci.ids "
+			       "kernel option (or the VM's passthrough list) to use it on this host");
+}
+
 static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
@@ -47,7 +84,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	bool user = has_real_libcuda(inv);
 	if (kernel && user)
 		return;
-	if (!inv->system.live && !kernel && !user) {
+	size_t n_pci;
+	const struct gpu_info *pci = undriven_pci_gpu(inv, &n_pci);
+	/* a tree with the PCI bus in it is a machine's, not an image's */
+	if (!inv->system.live && !kernel && !user && !pci) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
 		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
 		finding_mild(f);
@@ -73,10 +113,14 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	}
 	struct finding *f;
 	if (!kernel && !user) {
-		f = rule_emit(d, self, "no NVIDIA driver is installed or loaded");
+		f = rule_emit(d, self, "no NVIDIA driver is installed or loaded%s%s", pci ? " for the " : "",
+			      pci ? pci->name : "");
 		finding_cause(f, "The NVIDIA kernel module is not loaded (%s and /sys/module/nvidia are absent) and no real "
-				 "libcuda.so.1 exists. Nothing can use the GPU until a driver is installed.",
-			      "/proc/driver/nvidia/version");
+				 "libcuda.so.1 exists. Nothing can use the GPU until a driver is installed.%s",
+			      "/proc/driver/nvidia/version",
+			      pci && pci->kernel_driver && strcmp(pci->kernel_driver, "nouveau") == 0
+				      ? " The GPU is driven by nouveau, the open-source driver, which has no CUDA."
+				      : "");
 		finding_fix(f, "install the NVIDIA driver for your GPU (Debian: apt install nvidia-driver; Ubuntu: "
 			       "ubuntu-drivers install), then reboot");
 		finding_fix(f, "in a container: start it with GPU access (docker run --gpus all ...) and install "
@@ -95,7 +139,9 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "on the Jetson itself: dmesg | grep -i nvgpu; reflash the board's L4T release with "
 			       "SDK Manager if the driver does not load");
 	} else if (!kernel) {
-		f = rule_emit(d, self, "the NVIDIA kernel module is not loaded");
+		f = rule_emit(d, self, "the NVIDIA kernel module is not loaded%s",
+			      pci && pci->kernel_driver && strcmp(pci->kernel_driver, "nouveau") == 0 ? ": nouveau holds the GPU"
+												    : "");
 		finding_cause(f, "User-space driver libraries exist (%s) but the kernel module is not loaded: "
 				 "/proc/driver/nvidia/version is absent. The module may have failed to build for this "
 				 "kernel (DKMS), be blocked by Secure Boot, or nouveau may hold the GPU.",
@@ -114,6 +160,8 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 			    drv->kernel_version ? drv->kernel_version : "<branch>");
 		finding_fix(f, "in a container: docker run --gpus all (NVIDIA Container Toolkit mounts libcuda.so.1)");
 	}
+	if (!kernel)
+		add_pci_evidence(f, inv);
 	if (drv->libcuda_path)
 		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
 				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");
@@ -383,6 +431,9 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 		const struct kb_gpu *k = g->name ? kb_gpu_lookup(g->name) : NULL;
 		const struct kb_driver_gpu *row = g->cc_major ? kb_driver_gpu(g->cc_major, g->cc_minor) : NULL;
 		if (!row || (k && strcmp(k->segment, "jetson") == 0))
+			continue;
+		/* a GPU held for a virtual machine (vfio-pci) or by another driver is not this driver's to drive */
+		if (g->kernel_driver && strcmp(g->kernel_driver, "nvidia") != 0 && strcmp(g->kernel_driver, "nouveau") != 0)
 			continue;
 		/* a GPU given as "sm_61" takes the name of its architecture row in gpus.tsv ("compute
 		 * capability 6.1 (Pascal)"): say "GPU", the family follows */

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "util/hex.h"
+
 /* What each line type carries after "<type> <pid>": the number of numeric fields and whether the
  * escaped text field follows. */
 static const struct line_kind {
@@ -41,17 +43,6 @@ static bool take_num(const char **p, const char *end, long long *v)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Undo the writer's escapes; an unknown escape is kept as it stands. */
 static const char *unescape(struct arena *a, const char *s, const char *end)
 {
@@ -64,8 +55,8 @@ static const char *unescape(struct arena *a, const char *s, const char *end)
 		if (s[1] == '\\' || s[1] == 'n') {
 			*o++ = s[1] == 'n' ? '\n' : '\\';
 			s += 2;
-		} else if (s[1] == 'x' && end - s >= 4 && hexval(s[2]) >= 0 && hexval(s[3]) >= 0) {
-			*o++ = (char)(hexval(s[2]) << 4 | hexval(s[3]));
+		} else if (s[1] == 'x' && end - s >= 4 && hex_digit(s[2]) >= 0 && hex_digit(s[3]) >= 0) {
+			*o++ = (char)(hex_digit(s[2]) << 4 | hex_digit(s[3]));
 			s += 4;
 		} else
 			*o++ = *s++;

@@ -188,6 +188,17 @@ struct kb_driver_dir {
 };
 size_t kb_driver_dirs(const struct kb_driver_dir **rows);
 
+/* --- GPU chips (data/gpu_chips.tsv) -------------------------------------------------------- */
+struct kb_gpu_chip {
+	const char *chip;   /* "GA102" */
+	int cc_major, cc_minor;
+	const char *family; /* "Ampere" */
+	struct kb_fact fact;
+};
+/* The row of the longest chip that begins word, the first word of a pci.ids device name
+ * ("GK110BGL" -> GK110, "TU104GL" -> TU104); NULL when none does. */
+const struct kb_gpu_chip *kb_gpu_chip(const char *word);
+
 /* --- Driver branches per GPU architecture (data/driver_gpu.tsv) ------------------------------ */
 struct kb_driver_gpu {
 	const char *cc;      /* "6.1" */

@@ -183,3 +183,17 @@ size_t kb_ptx_isa_rows(const struct kb_ptx_isa **rows)
 	*rows = kbt_ptx_isa;
 	return kbt_ptx_isa_n;
 }
+
+const struct kb_gpu_chip *kb_gpu_chip(const char *word)
+{
+	const struct kb_gpu_chip *best = NULL;
+	size_t best_len = 0;
+	for (size_t i = 0; word && i < kbt_gpu_chip_n; i++) {
+		size_t n = strlen(kbt_gpu_chip[i].chip);
+		if (n > best_len && strncmp(word, kbt_gpu_chip[i].chip, n) == 0) {
+			best = &kbt_gpu_chip[i];
+			best_len = n;
+		}
+	}
+	return best;
+}

@@ -96,6 +96,9 @@ json_t *report_inventory_json(const struct inventory *inv)
 		json_object_set_new(go, "bus_id", report_json_str(g->bus_id));
 		json_object_set_new(go, "uuid", report_json_str(g->uuid));
 		json_object_set_new(go, "source", report_json_str(g->source));
+		json_object_set_new(go, "pci_id", report_json_str(g->pci_id));
+		json_object_set_new(go, "kernel_driver", report_json_str(g->kernel_driver));
+		json_object_set_new(go, "pci_only", json_boolean(g->pci_only));
 		json_array_append_new(gpus, go);
 	}
 	json_object_set_new(o, "gpus", gpus);

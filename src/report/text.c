@@ -93,6 +93,9 @@ static void print_gpus(FILE *out, const struct cudx_ctx *ctx, const struct inven
 				g->cc_major, g->cc_minor, g->cc_major, g->cc_minor, g->source);
 		else
 			fprintf(out, "  %-32s compute capability unknown  [%s]\n", g->name ? g->name : "?", g->source);
+		if (g->pci_id)
+			fprintf(out, "  %-32s PCI %s, kernel driver: %s\n", "", g->pci_id,
+				g->kernel_driver ? g->kernel_driver : "none");
 	}
 	fputc('\n', out);
 }

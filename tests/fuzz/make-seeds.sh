@@ -21,7 +21,7 @@ tmp=$(mktemp -d /tmp/cudx-seeds-work-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 slice="python3 $here/elfslice.py"
 note() { echo "make-seeds: $*" >&2; }
-for t in containerd elf envsnap explain fatbin ldcache nvproc pe probe_records pymeta version win_env; do
+for t in containerd elf envsnap explain fatbin ldcache nvproc pciids pe probe_records pymeta version win_env; do
 	mkdir -p "$out/fuzz_$t"
 done
 
@@ -83,6 +83,14 @@ printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nIRQ:   \t\t 133\nGPU UUID: \t GPU-3b0
 # a Jetson's /etc/nv_tegra_release (L4T R35.4.1)
 printf '# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023\n# KERNEL_VARIANT: oot\nTARGET_USERSPACE_LIB_DIR=nvidia\n' \
 	>"$out/fuzz_nvproc/tegra-release-r35"
+
+# --- pci.ids: NVIDIA's vendor block of the Debian pci.ids package (its device names), cut short --
+ids=$pkgs/pci.ids/root/usr/share/misc/pci.ids
+if [ -r "$ids" ]; then
+	awk '/^10de /{on=1} on&&/^[0-9a-f]/&&!/^10de /{exit} on' "$ids" | head -n 400 >"$out/fuzz_pciids/nvidia-block"
+else
+	note "no $ids (tests/fixtures/fetch-nvidia-debs.sh fetches it): pci.ids seeds skipped"
+fi
 
 # --- containerd: config.toml as nvidia-ctk runtime configure writes it (v2), and v3's plugin name --
 printf 'version = 2\n\n[plugins]\n\n  [plugins."io.containerd.grpc.v1.cri"]\n\n    [plugins."io.containerd.grpc.v1.cri".containerd]\n      default_runtime_name = "nvidia"\n\n      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes]\n\n        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]\n          privileged_without_host_devices = false\n          runtime_type = "io.containerd.runc.v2"\n\n          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]\n            BinaryName = "/usr/bin/nvidia-container-runtime"\n' \
