@@ -952,6 +952,17 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 				    strcmp(r->causes[i].def->finding, "no-driver") == 0 &&
 				    r->causes[i].finding->severity == SEV_ERROR)
 					rank[i] = -1;
+		/* a driver that cannot drive the GPU (a branch past the GPU's last, the open module before
+		 * Turing) is why its module finds no device and does not load, or lists none: confirmed
+		 * by the target, it goes before no-driver, whose symptom it causes */
+		for (size_t g = 0; g < r->n_causes; g++) {
+			if (!r->causes[g].finding || r->causes[g].finding->severity != SEV_ERROR ||
+			    strcmp(r->causes[g].def->finding, "driver-gpu-unsupported") != 0)
+				continue;
+			for (size_t i = 0; i < r->n_causes; i++)
+				if (strcmp(r->causes[i].def->finding, "no-driver") == 0 && rank[g] >= rank[i])
+					rank[g] = rank[i] > -2 ? rank[i] - 1 : -2;
+		}
 	}
 	/* stable order by bucket; within one, the text's order */
 	struct explain_cause_result sorted[EXPLAIN_MAX_CAUSES];

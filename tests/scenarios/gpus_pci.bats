@@ -78,6 +78,18 @@ add_pci_ids() {
 	py 'print(next(f["summary"] for f in r["findings"] if f["id"]=="driver-gpu-unsupported"))' | grep -q "Tesla K80 (Kepler, sm_37): R470"
 }
 
+@test "explain on that machine: nvidia-smi's 'couldn't communicate' is the K80 the driver will not drive, before no-driver" {
+	add_pci_ids
+	need_pkg libcuda1
+	add_pkg "$root" libcuda1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	pci_dev 0000:3b:00.0 102d 030200
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
+		"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
+	[ "$(json_get '["causes"][0]["id"]')" = driver-gpu-unsupported ]
+	[ "$(json_get '["causes"][1]["id"]')" = no-driver ]
+}
+
 @test "the same K80 bound to vfio-pci (passed to a virtual machine) is not the host driver's to judge" {
 	add_pci_ids
 	need_pkg libcuda1
