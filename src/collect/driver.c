@@ -189,6 +189,24 @@ static void find_compat_dirs(struct cudx_ctx *ctx, struct inventory *inv)
 	}
 }
 
+/* The fabric manager and the NVSwitch driver's traces (formats: the nvidia-fabricmanager packages
+ * install /usr/bin/nv-fabricmanager and nvidia-fabricmanager.service; `systemctl enable` links the
+ * unit into multi-user.target.wants). */
+static void read_fabric(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct driver_info *d = &inv->driver;
+	static const char *const switches[] = { "/dev/nvidia-nvswitchctl", "/proc/driver/nvidia-nvswitch/devices" };
+	static const char *const daemons[] = { "/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager" };
+	for (size_t i = 0; i < sizeof switches / sizeof switches[0] && !d->nvswitch; i++)
+		if (sysroot_exists(&ctx->root, switches[i]))
+			d->nvswitch = switches[i];
+	for (size_t i = 0; i < sizeof daemons / sizeof daemons[0] && !d->fabricmanager; i++)
+		if (sysroot_exists(&ctx->root, daemons[i]))
+			d->fabricmanager = daemons[i];
+	d->fabricmanager_enabled = sysroot_exists(
+		&ctx->root, "/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service");
+}
+
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
@@ -204,6 +222,7 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	read_nodes(ctx, inv);
 	pick_userspace(ctx, inv);
 	find_compat_dirs(ctx, inv);
+	read_fabric(ctx, inv);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;
 	if (!d->libcuda_path &&

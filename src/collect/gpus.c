@@ -2,8 +2,8 @@
  * GPUs on the PCI bus whether a driver took them or not (/sys/bus/pci/devices, named from pci.ids),
  * plus the ones given with --gpu (simulating a target host). Compute capability from the knowledge
  * base; the probe adds what the driver API reports. */
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,8 +31,8 @@ static void set_cc(struct gpu_info *g, const char *query)
 static long sysfs_hex(struct cudx_ctx *ctx, const char *dev, const char *file)
 {
 	size_t len;
-	char *t = sysroot_read_text(&ctx->root, ctx->arena, arena_printf(ctx->arena, "%s/%s/%s", PCI_DEVICES, dev, file),
-				    64, &len, NULL);
+	char *t = sysroot_read_text(&ctx->root, ctx->arena,
+				    arena_printf(ctx->arena, "%s/%s/%s", PCI_DEVICES, dev, file), 64, &len, NULL);
 	if (!t)
 		return -1;
 	char *end;
@@ -94,10 +94,15 @@ static void collect_pci_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 		const char *dev = ents[i].name;
 		long vendor = sysfs_hex(ctx, dev, "vendor"), device = sysfs_hex(ctx, dev, "device");
 		long cls = sysfs_hex(ctx, dev, "class");
+		/* an NVIDIA bridge (0x0680xx) is an NVSwitch of an HGX board */
+		if (vendor == PCI_VENDOR_NVIDIA && cls >> 8 == 0x0680 && !inv->driver.nvswitch)
+			inv->driver.nvswitch = arena_printf(ctx->arena, "%s/%s", PCI_DEVICES, dev);
 		/* 0x0300xx VGA, 0x0302xx 3D controller; a GPU's audio or USB function is not a GPU */
-		if (vendor != PCI_VENDOR_NVIDIA || device < 0 || device > 0xffff || (cls >> 8 != 0x0300 && cls >> 8 != 0x0302))
+		if (vendor != PCI_VENDOR_NVIDIA || device < 0 || device > 0xffff ||
+		    (cls >> 8 != 0x0300 && cls >> 8 != 0x0302))
 			continue;
-		const char *link = sysroot_readlink(&ctx->root, ctx->arena, arena_printf(ctx->arena, "%s/%s/driver", PCI_DEVICES, dev));
+		const char *link = sysroot_readlink(&ctx->root, ctx->arena,
+						    arena_printf(ctx->arena, "%s/%s/driver", PCI_DEVICES, dev));
 		const char *drv = link ? strrchr(link, '/') : NULL;
 		drv = drv ? drv + 1 : link;
 		struct gpu_info *g = NULL;

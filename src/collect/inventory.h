@@ -68,6 +68,12 @@ struct driver_info {
 	size_t n_nodes;
 	const char **compat_dirs;    /* /usr/local/cuda-X/compat dirs with a forward-compat libcuda */
 	size_t n_compat_dirs;
+	/* NVSwitch systems (HGX/DGX): what shows the switches (/dev/nvidia-nvswitchctl,
+	 * /proc/driver/nvidia-nvswitch/devices, an NVIDIA bridge on the PCI bus), and the fabric
+	 * manager they need (its daemon, its systemd unit enabled for boot) */
+	const char *nvswitch;
+	const char *fabricmanager;   /* /usr/bin/nv-fabricmanager, NULL when not installed */
+	bool fabricmanager_enabled;  /* nvidia-fabricmanager.service wanted by multi-user.target */
 	/* Jetson (Tegra): the GPU driver (nvgpu and libcuda.so.1.1) is part of L4T, whose release
 	 * /etc/nv_tegra_release names; there is no /proc/driver/nvidia and no driver version */
 	bool tegra;                  /* nv_tegra_release, a Tegra libcuda, or the nvgpu driver */

@@ -479,6 +479,15 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 }
 
 static const struct rule rules[] = {
+	/* first: a driver that will not drive the GPU is why the module finds no device, so it goes
+	 * before no-driver, which it causes */
+	{ "driver-gpu-unsupported", SEV_ERROR, check_gpu_unsupported,
+	  .cause = "The installed driver cannot drive this GPU: its branch is newer than the last one for the GPU's "
+		   "architecture (R390 for Fermi, R470 for Kepler, R580 for Maxwell, Pascal and Volta), or it runs the "
+		   "open kernel module, which needs Turing or later. The module loads but finds no device.",
+	  .fix = "install the last driver branch for the GPU's architecture, or the proprietary kernel-module flavour",
+	  .ref = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html",
+	  .about = "driver" },
 	{ "no-driver", SEV_ERROR, check_no_driver,
 	  .cause = "No usable NVIDIA driver: the kernel module is not loaded, or no real libcuda.so.1 is where the "
 		   "loader looks. Every CUDA call fails (cudaErrorInsufficientDriver, 35, when no libcuda is found).",
@@ -520,13 +529,6 @@ static const struct rule rules[] = {
 		   "compatibility: features that need the newer driver are unavailable and newer PTX cannot be "
 		   "JIT-compiled (error 222).",
 	  .fix = "upgrade the driver to the runtime's minimum to remove the limitation", .ref = REF_MINOR },
-	{ "driver-gpu-unsupported", SEV_ERROR, check_gpu_unsupported,
-	  .cause = "The installed driver cannot drive this GPU: its branch is newer than the last one for the GPU's "
-		   "architecture (R390 for Fermi, R470 for Kepler, R580 for Maxwell, Pascal and Volta), or it runs the "
-		   "open kernel module, which needs Turing or later. The module loads but finds no device.",
-	  .fix = "install the last driver branch for the GPU's architecture, or the proprietary kernel-module flavour",
-	  .ref = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html",
-	  .about = "driver" },
 	{ "no-device-nodes", SEV_ERROR, check_device_nodes,
 	  .cause = "The GPU device nodes /dev/nvidiactl and /dev/nvidiaN are missing, so CUDA finds no device.",
 	  .fix = "sudo nvidia-modprobe -c 0 -u\nin a container: docker run --gpus all ...", .about = "driver" },

@@ -311,8 +311,11 @@ static void judge_not_found(struct diag_ctx *d, const struct edge_ctx *e, const 
 		finding_fix(f, "install the %s build of %s", elf_machine_name(L->machine), name);
 		where = wrong_arch->path;
 	} else if (other_major) {
-		f = rule_emit(d, sibling("lib-wrong-major"), "%s is wanted but only %s (major %d) exists%s", name,
-			      path_basename(other_major->path), other_major->major, nb);
+		f = rule_emit(d, sibling("lib-wrong-major"), "%s is wanted but only %s (%s) exists%s", name,
+			      path_basename(other_major->path),
+			      other_major->soname ? arena_printf(a, "SONAME %s", other_major->soname)
+						  : arena_printf(a, "major %d", other_major->major),
+			      nb);
 		finding_cause(f, "A library's major version is part of its name: a program linked against %s cannot use "
 				 "another major, and renaming or symlinking the file does not work (the symbol version "
 				 "nodes carry the major).",
@@ -338,15 +341,20 @@ static void judge_not_found(struct diag_ctx *d, const struct edge_ctx *e, const 
 				 w->copies[i].right_arch ? "" : ", wrong architecture");
 }
 
-/* Its other copies: the search dirs, the ld.so.conf dirs, the cache (computed once, when needed). */
-static const struct loader_why *copies_of(const struct edge_ctx *e)
+/* Its other copies: the search dirs, the ld.so.conf dirs, the cache, the directories of the
+ * inventory's copies (a toolkit's lib64: a CUDA 9.1 next to the 9.0 a program wants), computed
+ * once, when needed. */
+static const struct loader_why *copies_of(struct diag_ctx *d, const struct edge_ctx *e)
 {
 	if (e->why)
 		return e->why;
 	struct loader_why *w = arena_calloc(e->L->a, 1, sizeof *w);
 	w->result = e->r;
 	w->n_conf_dirs = loader_ldconf_dirs(e->L, &w->conf_dirs);
-	loader_why_copies(e->L, w, NULL, 0);
+	const char **extra = arena_calloc(e->L->a, d->inv->n_libs + 1, sizeof *extra);
+	for (size_t i = 0; i < d->inv->n_libs; i++)
+		extra[i] = d->inv->libs[i].path;
+	loader_why_copies(e->L, w, extra, d->inv->n_libs);
 	return w;
 }
 
@@ -369,7 +377,7 @@ static void check_resolutions(struct diag_ctx *d, const struct rule *self)
 		if (e->r->object && e->r->n_missing_versions)
 			judge_versions(d, e, e->why);
 		else if (!e->r->object && !e->r->base_absent && !dynamic_linker(e->r->name) && !merged_missing(d, e))
-			judge_not_found(d, e, copies_of(e));
+			judge_not_found(d, e, copies_of(d, e));
 	}
 }
 

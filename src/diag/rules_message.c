@@ -10,11 +10,13 @@
  * /usr/lib/wsl/lib). A finding without one repeats the message, and explain does not count it as
  * the machine's confirmation (explain_rank.c).
  *
- * Two rules also judge the machine alone, for every command: nvcc-host-compiler-unsupported, whose
+ * Three rules also judge the machine alone, for every command: nvcc-host-compiler-unsupported, whose
  * two halves (the newest GCC the toolkit's nvcc takes, the GCC it would get) are files
- * (collect/hostcc.c), so check can say it before a build fails; and framework-cpu-build for the
- * CPU onnxruntime installed next to onnxruntime-gpu (one package directory, two owners). */
+ * (collect/hostcc.c), so check can say it before a build fails; framework-cpu-build for the
+ * CPU onnxruntime installed next to onnxruntime-gpu (one package directory, two owners); and
+ * fabric-manager-not-running for an NVSwitch system without the fabric manager. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collect/python.h"
@@ -248,6 +250,74 @@ static void check_host_compiler(struct diag_ctx *d, const struct rule *self)
 	finding_fix(f, "or use a newer CUDA toolkit that supports GCC %d", h->gcc_major);
 }
 
+/* An HGX/DGX board: the NVSwitch driver or bridge shows, or eight or more SXM data-center GPUs
+ * (A100, H100, H200, B200 without "PCIe"/"NVL" in the name: eight of them are joined through
+ * NVSwitches). The reason, or NULL. */
+static const char *nvswitch_system(struct diag_ctx *d)
+{
+	const struct inventory *inv = d->inv;
+	if (inv->driver.nvswitch)
+		return arena_printf(d->ctx->arena, "NVSwitch: %s", inv->driver.nvswitch);
+	size_t sxm = 0;
+	for (size_t i = 0; i < inv->n_gpus; i++) {
+		const struct gpu_info *g = &inv->gpus[i];
+		bool dc = (g->cc_major == 8 && g->cc_minor == 0) || (g->cc_major == 9 && g->cc_minor == 0) ||
+			  (g->cc_major == 10 && g->cc_minor == 0);
+		char low[128];
+		size_t n = 0;
+		for (const char *p = g->name; p && *p && n < sizeof low - 1; p++)
+			low[n++] = (char)tolower((unsigned char)*p);
+		low[n] = '\0';
+		if (dc && g->name && !strstr(low, "pcie") && !strstr(low, "nvl") && g->source &&
+		    strncmp(g->source, "/proc/driver/nvidia/gpus/", 25) == 0)
+			sxm++;
+	}
+	return sxm >= 8 ? arena_printf(d->ctx->arena, "%zu SXM GPUs (%s): an HGX/DGX board, whose GPUs reach each "
+						  "other through NVSwitches",
+					   sxm, inv->gpus[0].name)
+			: NULL;
+}
+
+/* The fabric manager on an NVSwitch system: without it (or not started at boot) CUDA's
+ * initialisation waits and then fails with error 802, "system not yet initialized". Only on the
+ * host with the driver loaded: a container does not run it, nor does the GPU Operator's host. */
+static void check_fabric_manager(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	const char *why = NULL;
+	if (d->ctx->os == OS_LINUX && drv->kernel_version && !inv->system.container && !drv->operator_driver_root &&
+	    !(drv->fabricmanager && drv->fabricmanager_enabled))
+		why = nvswitch_system(d);
+	if (!why) {
+		check_top(d, self);
+		return;
+	}
+	struct finding *f = drv->fabricmanager
+				    ? rule_emit(d, self, "the fabric manager (%s) is installed but not enabled to start at boot",
+						drv->fabricmanager)
+				    : rule_emit(d, self, "an NVSwitch system without the fabric manager (nvidia-fabricmanager)");
+	if (drv->fabricmanager)
+		finding_mild(f);
+	finding_subject(f, drv->fabricmanager ? drv->fabricmanager : "/usr/bin/nv-fabricmanager");
+	finding_cause(f, "On an NVSwitch system every GPU waits for the fabric manager to set up the NVLink fabric; "
+			 "until it runs, cuInit fails with error 802 (\"system not yet initialized\") and CUDA sees no "
+			 "usable device, although nvidia-smi lists the GPUs. %s",
+		      drv->fabricmanager ? "The daemon is installed, but nvidia-fabricmanager.service is not enabled "
+					   "(multi-user.target does not want it), so it does not start with the system."
+					 : "nv-fabricmanager is not installed.");
+	finding_evidence(f, "%s", why);
+	finding_evidence(f, "driver: %s (the fabric manager must be of exactly this version)", drv->kernel_version);
+	finding_evidence(f, "fabric manager: %s%s", drv->fabricmanager ? drv->fabricmanager : "no /usr/bin/nv-fabricmanager",
+			 drv->fabricmanager_enabled ? "" : "; /etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service absent");
+	if (!drv->fabricmanager)
+		finding_fix(f, "install the fabric manager of exactly driver %s (Ubuntu: apt install nvidia-fabricmanager-%d=%s-1; "
+			       "RHEL: dnf module install nvidia-driver:%d-dkms/fm)",
+			    drv->kernel_version, atoi(drv->kernel_version), drv->kernel_version, atoi(drv->kernel_version));
+	finding_fix(f, "sudo systemctl enable --now nvidia-fabricmanager");
+	finding_ref(f, "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html");
+}
+
 static const struct rule message_rules[] = {
 	{ "windows-pagefile-too-small", SEV_ERROR, check_top,
 	  .cause = "Windows ran out of commit memory while loading the large CUDA DLLs: the paging file is too "
@@ -275,12 +345,13 @@ static const struct rule message_rules[] = {
 		 "WSL 1 has no GPU support: use WSL 2",
 	  .ref = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
 	  .about = "driver" },
-	{ "fabric-manager-not-running", SEV_ERROR, check_top,
+	{ "fabric-manager-not-running", SEV_ERROR, check_fabric_manager,
 	  .cause = "On NVSwitch systems (HGX/DGX) CUDA waits for the fabric manager, which is not running or not of "
 		   "the driver's exact version (error 802, system not yet initialized).",
 	  .fix = "Install nvidia-fabricmanager of exactly the driver's version\n"
 		 "systemctl enable --now nvidia-fabricmanager",
-	  .about = "driver" },
+	  .about = "driver", .mild = SEV_WARNING,
+	  .mild_when = "the fabric manager is installed but its unit is not enabled for boot (it may have been started by hand)" },
 	{ "gpu-lost", SEV_ERROR, check_top,
 	  .cause = "The GPU has fallen off the bus or needs a reset (Xid 79, NVML GPU is lost): a hardware, power, "
 		   "PCIe or temperature problem, not the software stack.",

@@ -77,6 +77,11 @@ static void add_copy(struct scan *sc, const char *path)
 		c->relation = "other major";
 	else if (major < 0)
 		c->relation = "development link";
+	/* a SONAME with a minor (CUDA 10.x and older: libcublas.so.9.0, libcublas.so.9.1) names a
+	 * release the way a major does: a program linked against one cannot load the other */
+	else if (want_major >= 0 && info.soname && name_major(info.soname) == want_major &&
+		 strchr(strstr(path_basename(want), ".so.") + 4, '.') && strcmp(info.soname, path_basename(want)) != 0)
+		c->relation = "other major";
 	else
 		c->relation = "same major, other file name";
 	c->major = major;

@@ -53,6 +53,9 @@ static json_t *driver_json(const struct driver_info *d)
 	}
 	json_object_set_new(o, "device_nodes", nodes);
 	json_object_set_new(o, "compat_dirs", report_json_strings(d->compat_dirs, d->n_compat_dirs));
+	json_object_set_new(o, "nvswitch", report_json_str(d->nvswitch));
+	json_object_set_new(o, "fabricmanager", report_json_str(d->fabricmanager));
+	json_object_set_new(o, "fabricmanager_enabled", json_boolean(d->fabricmanager_enabled));
 	return o;
 }
 

@@ -720,3 +720,70 @@ jetson_root() {
 	run_strict -1 "$CUDX" explain --json "NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1b80) installed in this system is not supported by open nvidia.ko because it does not include the required GPU System Processor (GSP)."
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-gpu-unsupported ]
 }
+
+# eight A100 SXM4 GPUs as the driver lists them (an HGX/DGX A100 board), with driver 535
+hgx_a100() {
+	install_driver_535
+	local i bus
+	for i in 0 1 2 3 4 5 6 7; do
+		bus="0000:$(printf '%02x' $((0x07 + i * 8))):00.0"
+		mkdir -p "$root/proc/driver/nvidia/gpus/$bus"
+		printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nBus Location: \t %s\n' "$bus" >"$root/proc/driver/nvidia/gpus/$bus/information"
+	done
+}
+
+@test "an HGX A100 (eight SXM GPUs) without nv-fabricmanager: fabric-manager-not-running; installed and enabled: none; installed, not enabled: a warning" {
+	hgx_a100
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	has_finding fabric-manager-not-running
+	[ "$(finding_severity fabric-manager-not-running)" = error ]
+	py 'f=next(f for f in r["findings"] if f["id"]=="fabric-manager-not-running"); print("\n".join(f["evidence"] + f["fix"]))' >"$root.out"
+	grep -q "8 SXM GPUs (NVIDIA A100-SXM4-40GB)" "$root.out"
+	grep -q "nvidia-fabricmanager-535=535.309.01-1" "$root.out"
+	# explain: a message of no device joins it, first; 999's "unknown error" (nvidia-uvm's) does not
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "RuntimeError: CUDA error: no CUDA-capable device is detected"
+	[ "$(json_get '["causes"][0]["id"]')" = fabric-manager-not-running ]
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "Test CUDA failure common.cu:1045 'unknown error'"
+	[ "$(json_get '["causes"][0]["id"]')" != fabric-manager-not-running ]
+	fake_lib "$root" /usr/bin/nv-fabricmanager nv-fabricmanager
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity fabric-manager-not-running)" = warning ]
+	[ "$(json_get '["inventory"]["driver"]["fabricmanager"]')" = /usr/bin/nv-fabricmanager ]
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants" "$root/lib/systemd/system"
+	printf '[Service]\nExecStart=/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg\n' >"$root/lib/systemd/system/nvidia-fabricmanager.service"
+	ln -s /lib/systemd/system/nvidia-fabricmanager.service "$root/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding fabric-manager-not-running
+	rm -f "$root.out"
+}
+
+@test "eight A100 PCIe GPUs are no NVSwitch board; an NVSwitch device node makes any board one" {
+	hgx_a100
+	sed -i 's/A100-SXM4-40GB/A100-PCIE-40GB/' "$root"/proc/driver/nvidia/gpus/*/information
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding fabric-manager-not-running
+	touch "$root/dev/nvidia-nvswitchctl" # a device node is an empty regular file in a test tree
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding fabric-manager-not-running
+	py 'f=next(f for f in r["findings"] if f["id"]=="fabric-manager-not-running"); print("\n".join(f["evidence"]))' | grep -q "NVSwitch: /dev/nvidia-nvswitchctl"
+}
+
+# CUDA 10 and older put the minor in the SONAME (libcublas.so.9.0): a program linked against one
+# cannot load another minor's. Small ELF stand-ins with those SONAMEs.
+@test "a program that needs libcublas.so.9.0 where CUDA 9.1's libcublas.so.9.1 is installed: lib-wrong-major names the SONAME" {
+	mkdir -p "$root/usr/local/cuda-9.1/lib64"
+	fake_lib "$root" /usr/local/cuda-9.1/lib64/libcublas.so.9.1.85 libcublas.so.9.1
+	ln -s libcublas.so.9.1.85 "$root/usr/local/cuda-9.1/lib64/libcublas.so.9.1"
+	ln -s libcublas.so.9.1 "$root/usr/local/cuda-9.1/lib64/libcublas.so"
+	ln -s cuda-9.1 "$root/usr/local/cuda"
+	echo 'CUDA Version 9.1.85' >"$root/usr/local/cuda-9.1/version.txt"
+	mkdir -p "$root/opt/app"
+	# the stand-in links against a libcublas.so.9.0 that only exists while it is built
+	fake_lib "$root" /tmp/build/libcublas.so.9.0 libcublas.so.9.0
+	( cd "$root/tmp/build" && echo 'int f(void){return 0;}' >a.c && cc -shared -fPIC -o "$root/opt/app/libapp.so" a.c -Wl,-soname,libapp.so -Wl,--no-as-needed -L. -l:libcublas.so.9.0 )
+	rm -rf "$root/tmp/build"
+	run_cudx --root "$root" --env "$env_file" --app /opt/app/libapp.so --json
+	has_finding lib-wrong-major
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"]=="lib-wrong-major"))' | grep -q "libcublas.so.9.0 is wanted but only libcublas.so.9.1 (SONAME libcublas.so.9.1) exists"
+}
