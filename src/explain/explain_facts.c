@@ -342,6 +342,10 @@ static const char *demangled_head(const char *sym, char *buf, size_t cap)
 	const char *s = sym + 2;
 	while (*s == 'N' || *s == 'K' || *s == 'V' || *s == 'L')
 		s++;
+	/* the Itanium ABI's abbreviations of ::std (St, and Sa Sb Ss Si So Sd for its allocator,
+	 * basic_string, string and streams) */
+	if (s[0] == 'S' && s[1] && strchr("tabsiod", s[1]))
+		return "std";
 	if (!isdigit((unsigned char)*s))
 		return sym;
 	long n = strtol(s, (char **)&s, 10);
@@ -571,14 +575,24 @@ static bool guard_holds(const struct explain_pattern_def *d, const char *v)
 	}
 }
 
+/* A line that lists where a program searches ("globs=[/usr/lib/wsl/lib/libcuda.so* ...]", a
+ * wildcard in a path) names places, not the system it ran on: its paths are no hints. */
+static bool lists_search_globs(const struct explain_reader *L)
+{
+	return has_lc(L, "globs=") || has_lc(L, ".so*") || has_lc(L, "/*/");
+}
+
 static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 {
 	struct explain_capture caps[EXPLAIN_MAX_CAPS];
 	size_t n;
 	bool tool_phrase = false; /* a tool's own sentence knows more than a generic class */
+	bool globs = lists_search_globs(L);
 	for (size_t i = 0; i < L->cat->n_patterns; i++) {
 		const struct explain_pattern_def *d = &L->cat->patterns[i];
 		if (d->generic && !d->form && tool_phrase)
+			continue;
+		if (d->hint && globs)
 			continue;
 		if (d->pat.anchor && !may_contain_bits(L, d->pat.anchor_bits, d->pat.anchor, d->pat.anchor_len))
 			continue;
@@ -777,8 +791,26 @@ static bool boundary_ok(const struct explain_reader *L, size_t s, size_t n)
 	return before && after;
 }
 
+/* Whether the line names one of the math libraries (cuFFT, cuRAND, cuSOLVER, cuSPARSE), but not
+ * api: they share texts ("internal error"), and "cuSolver internal error" is not cuSPARSE's. */
+static bool other_math_library(const struct explain_reader *L, const char *api)
+{
+	static const char *const math[] = { "cufft", "curand", "cusolver", "cusparse" };
+	bool is_math = false, own = false, other = false;
+	for (size_t i = 0; i < sizeof math / sizeof math[0]; i++) {
+		bool mine = strcmp(api, math[i]) == 0;
+		bool named = has_lc(L, math[i]);
+		is_math |= mine;
+		own |= mine && named;
+		other |= !mine && named;
+	}
+	return is_math && other && !own;
+}
+
 static bool text_allowed(const struct explain_reader *L, const struct explain_text_def *d)
 {
+	if (other_math_library(L, d->code->api))
+		return false;
 	return !d->needs_api_word || ((L->hints | hints_near(L)) & api_hint(d->code->api));
 }
 
@@ -876,6 +908,28 @@ static bool exit_status(const struct explain_reader *L, size_t t)
 		(w->len == 4 && memcmp(L->lc.p + w->off, "code", 4) == 0));
 }
 
+/* Whether tok is a plural noun a count stands before ("100 errors detected", "3 warnings"). */
+static bool count_noun(const struct explain_reader *L, const struct tok *q)
+{
+	static const char *const nouns[] = { "errors", "warnings", "error(s)", "warning(s)", "times", "files",
+					     "items", "tests", "steps", "epochs", "images", "samples", "attempts",
+					     "retries", "seconds", "bytes", "lines" };
+	for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+		if (q->len == strlen(nouns[i]) && memcmp(L->lc.p + q->off, nouns[i], q->len) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a sentence ends between two offsets of the line (". ", "! ", "? "): a code word in the
+ * sentence before does not announce a number in the next ("Error limit reached. 100 ..."). */
+static bool sentence_between(const struct explain_reader *L, size_t from, size_t to)
+{
+	for (size_t i = from; i + 1 < to && i + 1 < L->lc.n; i++)
+		if (strchr(".!?", L->lc.p[i]) && L->lc.p[i + 1] == ' ')
+			return true;
+	return false;
+}
+
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
  * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess, "802 system error". */
 static void read_numbers(struct explain_reader *L)
@@ -897,10 +951,14 @@ static void read_numbers(struct explain_reader *L)
 			continue;
 		if (e + 1 < L->line.n && L->line.p[e] == '.' && isdigit(L->line.p[e + 1]))
 			continue;
+		/* a count: "100 errors detected", "2 warnings" */
+		if (t + 1 < L->n_toks && count_noun(L, &L->toks[t + 1]))
+			continue;
 		bool announced = false;
 		for (size_t b = 1; b <= 3 && b <= t && !announced; b++) {
 			const struct tok *q = &L->toks[t - b];
-			if (q->len >= sizeof w || k->off - (q->off + q->len) > 24)
+			if (q->len >= sizeof w || k->off - (q->off + q->len) > 24 ||
+			    sentence_between(L, q->off + q->len, k->off))
 				break;
 			memcpy(w, L->lc.p + q->off, q->len);
 			w[q->len] = 0;
@@ -1007,6 +1065,27 @@ static void refine_forms(struct explain_reader *L)
 
 /* A phrase that names a library (nvidia-container-cli's "load library failed: X") says what X's
  * failure means there: the loader's form about X on the same line adds nothing. */
+/* "could not load library "X": X: undefined symbol: cuFoo": X was found and opened; the symbol is
+ * why it failed, so the line's not-found / load-failed of X is not a fact of its own. */
+static void drop_loads_a_symbol_explains(struct explain_reader *L)
+{
+	bool symbol = false;
+	for (size_t k = 0; k < L->out->n && !symbol; k++)
+		symbol = L->out->v[k].kind == EXF_FORM && L->out->v[k].form &&
+			 strcmp(L->out->v[k].form, "undefined-symbol") == 0;
+	if (!symbol)
+		return;
+	size_t w = 0;
+	for (size_t r = 0; r < L->out->n; r++) {
+		const struct explain_fact *f = &L->out->v[r];
+		bool load = f->kind == EXF_FORM && f->form &&
+			    (strcmp(f->form, "not-found") == 0 || strcmp(f->form, "load-failed") == 0);
+		if (!load)
+			L->out->v[w++] = *f;
+	}
+	L->out->n = w;
+}
+
 static void absorb_forms(struct explain_reader *L)
 {
 	for (size_t k = 0; k < L->out->n; k++) {
@@ -1135,6 +1214,7 @@ static void read_line(struct explain_reader *L, struct span line, struct span lc
 	read_numbers(L);
 	drop_shadowed_numbers(L);
 	refine_forms(L);
+	drop_loads_a_symbol_explains(L);
 	absorb_forms(L);
 	read_versions(L);
 }

@@ -85,12 +85,19 @@ static void lib_kv(struct arena *a, struct explain_result *r, const struct expla
 
 void explain_kv_fill(struct arena *a, const struct explain_message *m, struct explain_result *r)
 {
+	/* a program of a snap runs in the snap's own mount namespace (its base's /usr/lib, its
+	 * loader cache): where the host's loader finds a library says nothing of that process */
+	if (m->line && strstr(m->line, "/snap/"))
+		add_kv(a, r, "sandboxed", "snap");
 	/* the library a failure form is about says most; then any library the line names */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < m->n_own; i++) {
 			const struct explain_fact *f = &m->facts[i];
 			if ((pass == 0 && f->kind == EXF_FORM && f->has_lib) || (pass == 1 && f->kind == EXF_LIB))
 				lib_kv(a, r, &f->lib);
+			/* a link-time failure ("ld: cannot find -lcurand"): ld.so's search has no say */
+			if (pass == 0 && f->kind == EXF_FORM && f->form && strcmp(f->form, "link-not-found") == 0)
+				add_kv(a, r, "link_time", "yes");
 		}
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
@@ -181,10 +188,14 @@ static const char *check_lib_present(struct arena *a, const struct explain_machi
 				     struct explain_result *r)
 {
 	const char *lib = explain_kv_get(r, "library");
-	if (!lib)
+	/* a snap's own loader is not the one the tree shows */
+	if (!lib || explain_kv_get(r, "sandboxed"))
 		return NULL;
 	const struct lib_file *l = find_lib(m->inv, lib, LIB_ON_FIXED_PATH);
 	if (!l)
+		return NULL;
+	/* the linker reads no ld.so.cache: only a copy in a default directory is on its path */
+	if (explain_kv_get(r, "link_time") && (!l->origin || strcmp(l->origin, "default dir") != 0))
 		return NULL;
 	r->elsewhere = arena_printf(
 		a,
@@ -381,6 +392,11 @@ static const char *check_driver_versions_agree(struct arena *a, const struct exp
 	if (!d->kernel_version || !d->libcuda_version || d->libcuda_is_stub || strcmp(d->kernel_version, d->libcuda_version) != 0 ||
 	    (d->nvml_version && strcmp(d->nvml_version, d->kernel_version) != 0))
 		return NULL;
+	/* a container image with a toolkit's forward-compatibility libcuda: the NVIDIA container
+	 * runtime mounts it over the host's when it is newer (libnvidia-container's CUDA compat
+	 * mode), so the libcuda the process ran with need not be the one the tree's loader picks */
+	if (m->inv->system.container && d->n_compat_dirs)
+		return NULL;
 	return arena_printf(a, "the loaded kernel module and the libcuda.so.1 the loader picks (%s) are one release, %s",
 			    d->libcuda_path, d->kernel_version);
 }
@@ -553,6 +569,13 @@ static enum support library_support(struct arena *a, const struct explain_machin
 				lib, res->path);
 		return SUPPORT_NONE;
 	}
+	/* the linker searches -L, LIBRARY_PATH and its default directories, not ld.so.cache or
+	 * LD_LIBRARY_PATH; a snap's program has its own loader: a copy the loader here reaches only
+	 * that way contradicts neither */
+	bool loader_only = res->how && (strcmp(res->how, "ldcache") == 0 || strcmp(res->how, "ld_library_path") == 0);
+	if (res->available && res->path &&
+	    ((explain_kv_get(r, "link_time") && loader_only) || explain_kv_get(r, "sandboxed")))
+		return SUPPORT_NONE;
 	if (res->available && res->path) {
 		*why = arena_printf(a, "the loader finds %s here: %s (via %s)", lib, res->path,
 				    res->how ? res->how : "?");
@@ -754,6 +777,14 @@ static bool family_among_causes(const struct explain_result *r, size_t n, const 
 	return false;
 }
 
+static bool cause_among(const struct explain_result *r, size_t n, const char *finding)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(r->causes[i].def->finding, finding) == 0)
+			return true;
+	return false;
+}
+
 /* A message names some problems of a family as its causes ("no CUDA-capable device": no driver,
  * a mismatch; "CUDNN_STATUS_NOT_INITIALIZED": cuDNN built for another CUDA), but any error of that
  * family stops the program the same way: an error of a cause's family on the target that no
@@ -773,6 +804,11 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 		const struct finding *f = &m->fs->v[i];
 		const char *family = family_of(f->id);
 		if (f->severity != SEV_ERROR || message_only(f) || !family || !family_among_causes(r, n_text, family))
+			continue;
+		/* a missing fabric manager makes CUDA say 802 or find no device: it does not join a
+		 * message whose causes are others (999 "unknown error" is nvidia-uvm's, not its) */
+		if (strcmp(f->id, "fabric-manager-not-running") == 0 && !cause_among(r, n_text, "no-device") &&
+		    !cause_among(r, n_text, "no-driver") && !cause_among(r, n_text, "fabric-manager-not-running"))
 			continue;
 		bool named = false;
 		for (size_t k = 0; k < r->n_causes && !named; k++)

@@ -1097,3 +1097,40 @@ T
 	explain_here "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" != container-no-gpu ]
 }
+
+@test "ld's 'cannot find -lcurand' where ld.so.cache has libcurand: the linker does not read the loader's cache, so lib-not-found is not ruled out" {
+	mkdir -p "$root/opt/cu"
+	fake_lib "$root" /opt/cu/libcurand.so.10 libcurand.so.10
+	ln -s libcurand.so.10 "$root/opt/cu/libcurand.so"
+	ldconf_root "$root" /opt/cu
+	explain_here "/usr/bin/ld: cannot find -lcurand"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	[ "$(cause_conf lib-not-found)" != ruled-out ]
+	# the run-time loader's own words about the same library are ruled out by the same cache
+	explain_here "error while loading shared libraries: libcurand.so.10: cannot open shared object file: No such file or directory"
+	[ "$(cause_conf lib-not-found)" = ruled-out ]
+}
+
+@test "a snap's program that cannot find libcudart.so.12 the host's cache has: the snap has its own loader, lib-not-found is not ruled out" {
+	mkdir -p "$root/opt/cu"
+	fake_lib "$root" /opt/cu/libcudart.so.12 libcudart.so.12
+	ldconf_root "$root" /opt/cu
+	explain_here "/snap/deepseek-r1/components/273/llamacpp-cuda/usr/local/bin/llama-server: error while loading shared libraries: libcudart.so.12: cannot open shared object file: No such file or directory"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	[ "$(cause_conf lib-not-found)" != ruled-out ]
+}
+
+@test "TensorFlow's kernel/DSO mismatch in a CUDA image with a newer forward-compatibility libcuda: not ruled out by the host's matching pair" {
+	install_driver_470
+	mkdir -p "$root/usr/local/cuda-11.7/compat" "$root/usr/local/cuda-11.7/lib64" # the image's toolkit and cuda-compat-11-7
+	echo 'CUDA Version 11.7.1' >"$root/usr/local/cuda-11.7/version.txt"
+	fake_lib "$root" /usr/local/cuda-11.7/compat/libcuda.so.515.65.01 libcuda.so.1
+	ln -s libcuda.so.515.65.01 "$root/usr/local/cuda-11.7/compat/libcuda.so.1"
+	touch "$root/.dockerenv"
+	explain_here "kernel version 470.256.2 does not match DSO version 515.65.1 -- cannot find working devices in this configuration"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-userspace-mismatch ]
+	[ "$(cause_conf driver-userspace-mismatch)" != ruled-out ]
+	rm "$root/.dockerenv" # on the host itself the pair the loader picks agrees: ruled out
+	explain_here "kernel version 470.256.2 does not match DSO version 515.65.1 -- cannot find working devices in this configuration"
+	[ "$(cause_conf driver-userspace-mismatch)" = ruled-out ]
+}

@@ -1258,6 +1258,64 @@ static void test_compile_with_cuda_lookalike(void **state)
 	assert_string_equal(first_finding("please compile with CUDA 11.8 or later"), "not recognised");
 }
 
+/* ---- the forms set 25's misses showed (tests/fixtures/explain/machine/set25): each message's
+ * first cause, and readings that must not happen ---------------------------------------------- */
+static const struct {
+	const char *text, *finding;
+} set25_forms[] = {
+	/* a driver that says it will not drive the GPU, in a user's words */
+	{ "NVIDIA 535 is incompatible with the GTX 760 and explicitly ignored the GPU at boot.", "driver-gpu-unsupported" },
+	/* TensorFlow's kernel/DSO comparison with its versions cut short in the paste */
+	{ "kernel version 470... does not match DSO version 515... -- cannot find working devices in this configuration",
+	  "driver-userspace-mismatch" },
+	/* an nvcc without its toolkit's nvvm/libdevice */
+	{ "nvcc fatal   : Path to libdevice library not specified", "cuda-toolkit-not-found" },
+	{ "Graphics driver 'nvidia-390-48' for Flatpak has not been found on your system.", "no-driver" },
+	{ "time=2024-08-15T15:39:41.513Z level=DEBUG source=gpu.go:525 msg=\"discovered GPU libraries\" paths=[]", "no-driver" },
+	{ "couldn't find binary nvidia-container-cli", "container-toolkit-missing" },
+	/* a std:: symbol a compiled extension calls: built by another compiler or C++ ABI */
+	{ "ImportError: /x/_C.cpython-38-x86_64-linux-gnu.so: undefined symbol: _ZNSt15__exception_ptr13exception_ptr9_M_addrefEv",
+	  "probe-load-failed" },
+	/* libgpuarray's wording of CUBLAS_STATUS_NOT_INITIALIZED, its own number beside it */
+	{ "ERROR 11: cublasCreate: (cublas) Library not initialized.", "gpu-out-of-memory" },
+	/* the library was found: the undefined symbol is the failure, not a missing file */
+	{ "FATAL:  could not load library \"/opt/pgsql/lib/pg_strom.so\": /opt/pgsql/lib/pg_strom.so: undefined symbol: cuEventDestroy_v2",
+	  "stub-libcuda" },
+	{ "Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-linux-gnu/libcudnn_graph.so.9: undefined symbol: cudnnGetLibConfig",
+	  "cudnn-mixed-versions" },
+	{ "cuda is not found by default within cmake ( I had to set CUDA_TOOLKIT_ROOT_DIR to \"/usr/lib/cuda\")",
+	  "cuda-toolkit-not-found" },
+	{ "running \"nvcc -V\" fails but \"/usr/lib/cuda/bin/nvcc -V\" runs fine", "cuda-toolkit-not-found" },
+	{ "OptiX initialization failed.", "lib-not-found" },
+};
+
+static void test_set25_forms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof set25_forms / sizeof set25_forms[0]; i++) {
+		const struct explain_message *m = first_message(set25_forms[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		if (strcmp(got, set25_forms[i].finding) != 0)
+			print_message("'%s' -> %s, expected %s\n", set25_forms[i].text, got, set25_forms[i].finding);
+		assert_string_equal(got, set25_forms[i].finding);
+	}
+	/* a count is no code: "100 errors detected" is not cudaErrorNoDevice */
+	const struct explain_message *m =
+		first_message("Error limit reached. 100 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".");
+	assert_null(fact_of(m, EXF_CODE, 0));
+	assert_non_null(fact_of(first_message("CUDA error 100: no CUDA-capable device is detected"), EXF_CODE, 0));
+	/* cuSOLVER's "internal error" is not cuSPARSE's, whose text it shares */
+	assert_null(first_message("operation cusolverDnCreate(&handle) failed: cuSolver internal error"));
+	assert_string_equal(fact_of(first_message("cusparse internal error"), EXF_CODE, 0)->code->api, "cusparse");
+	/* a driver too old for a CUDA is not a driver that refuses a GPU */
+	m = first_message("the NVIDIA driver does not support CUDA 12.4");
+	assert_true(!m || !m->n_cands || strcmp(m->cands[0].cause->finding, "driver-gpu-unsupported") != 0);
+	/* a list of search globs names places, not the system: no WSL from /usr/lib/wsl/lib/libcuda.so* */
+	m = first_message("msg=\"gpu library search\" globs=\"[/usr/lib/wsl/lib/libcuda.so* /usr/lib/*-linux-gnu/libcuda.so*]\"");
+	for (size_t i = 0; m && i < m->n_facts; i++)
+		assert_true(m->facts[i].kind != EXF_HINT);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1291,6 +1349,7 @@ int main(void)
 		cmocka_unit_test(test_dll_causes_on_windows),
 		cmocka_unit_test(test_compile_with_cuda_lookalike),
 		cmocka_unit_test(test_tool_phrase_first),
+		cmocka_unit_test(test_set25_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
