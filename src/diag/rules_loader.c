@@ -8,6 +8,7 @@
  * version, a dependency taken from elsewhere while the copy's own sibling is ignored; and, from
  * the ld.so.conf directories, libraries the cache does not cover. */
 #include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collect/focus.h"
@@ -311,10 +312,13 @@ static void judge_not_found(struct diag_ctx *d, const struct edge_ctx *e, const 
 		finding_fix(f, "install the %s build of %s", elf_machine_name(L->machine), name);
 		where = wrong_arch->path;
 	} else if (other_major) {
+		/* the same major: a SONAME that carries the minor (libcublas.so.9.1 for 9.0) */
+		const char *so = strstr(name, ".so.");
+		bool same_major = so && other_major->major == atoi(so + 4) && other_major->soname;
 		f = rule_emit(d, sibling("lib-wrong-major"), "%s is wanted but only %s (%s) exists%s", name,
 			      path_basename(other_major->path),
-			      other_major->soname ? arena_printf(a, "SONAME %s", other_major->soname)
-						  : arena_printf(a, "major %d", other_major->major),
+			      same_major ? arena_printf(a, "SONAME %s", other_major->soname)
+					 : arena_printf(a, "major %d", other_major->major),
 			      nb);
 		finding_cause(f, "A library's major version is part of its name: a program linked against %s cannot use "
 				 "another major, and renaming or symlinking the file does not work (the symbol version "
@@ -351,10 +355,23 @@ static const struct loader_why *copies_of(struct diag_ctx *d, const struct edge_
 	struct loader_why *w = arena_calloc(e->L->a, 1, sizeof *w);
 	w->result = e->r;
 	w->n_conf_dirs = loader_ldconf_dirs(e->L, &w->conf_dirs);
+	loader_why_copies(e->L, w, NULL, 0);
+	if (driver_library(e->r->name))
+		return w; /* a driver copy off the path is the driver family's finding */
+	/* the survey's directories add only other majors: what ld.so would find there under the same
+	 * name is a process's environment, not this system's search path */
+	struct loader_why more = { .result = e->r, .conf_dirs = w->conf_dirs, .n_conf_dirs = w->n_conf_dirs };
 	const char **extra = arena_calloc(e->L->a, d->inv->n_libs + 1, sizeof *extra);
 	for (size_t i = 0; i < d->inv->n_libs; i++)
 		extra[i] = d->inv->libs[i].path;
-	loader_why_copies(e->L, w, extra, d->inv->n_libs);
+	loader_why_copies(e->L, &more, extra, d->inv->n_libs);
+	for (size_t i = 0; i < more.n_copies; i++) {
+		bool known = false;
+		for (size_t k = 0; k < w->n_copies && !known; k++)
+			known = strcmp(w->copies[k].path, more.copies[i].path) == 0;
+		if (!known && strcmp(more.copies[i].relation, "other major") == 0)
+			*(struct loader_copy *)ARENA_PUSH(e->L->a, w->copies, w->n_copies, w->cap_copies) = more.copies[i];
+	}
 	return w;
 }
 
