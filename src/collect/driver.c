@@ -195,11 +195,16 @@ static void find_compat_dirs(struct cudx_ctx *ctx, struct inventory *inv)
 static void read_fabric(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
-	static const char *const switches[] = { "/dev/nvidia-nvswitchctl", "/proc/driver/nvidia-nvswitch/devices" };
 	static const char *const daemons[] = { "/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager" };
-	for (size_t i = 0; i < sizeof switches / sizeof switches[0] && !d->nvswitch; i++)
-		if (sysroot_exists(&ctx->root, switches[i]))
-			d->nvswitch = switches[i];
+	/* nvidia.ko creates /proc/driver/nvidia-nvswitch/devices whether or not there is a switch:
+	 * only an entry in it (one per NVSwitch) or a switch's own device node shows one */
+	struct sysroot_dirent *ents;
+	size_t n = 0;
+	if (sysroot_exists(&ctx->root, "/dev/nvidia-nvswitch0"))
+		d->nvswitch = "/dev/nvidia-nvswitch0";
+	else if (sysroot_list_dir(&ctx->root, ctx->arena, "/proc/driver/nvidia-nvswitch/devices", &ents, &n, 1) == 0 &&
+		 n)
+		d->nvswitch = arena_printf(ctx->arena, "/proc/driver/nvidia-nvswitch/devices/%s", ents[0].name);
 	for (size_t i = 0; i < sizeof daemons / sizeof daemons[0] && !d->fabricmanager; i++)
 		if (sysroot_exists(&ctx->root, daemons[i]))
 			d->fabricmanager = daemons[i];

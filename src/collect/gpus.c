@@ -51,9 +51,21 @@ static const char *pci_device_name(struct cudx_ctx *ctx, uint16_t device)
 			continue;
 		const char *name = pciids_device_name(m.data, ctx->arena, PCI_VENDOR_NVIDIA, device);
 		sysroot_unmap(&m);
-		return name;
+		if (name)
+			return name; /* else an older copy elsewhere may still list it */
 	}
 	return NULL;
+}
+
+/* An NVSwitch: pci.ids names it so ("GA100 [A100 NVSwitch]"), or its device ID is one of the
+ * switches' (first generation 0x1ac0-0x1ac2, LR10 0x1af0-0x1aff, LS10 0x22a0-0x22a3) */
+static bool nvswitch_device(struct cudx_ctx *ctx, uint16_t device)
+{
+	const char *name = pci_device_name(ctx, device);
+	if (name)
+		return strstr(name, "NVSwitch") != NULL;
+	return (device >= 0x1ac0 && device <= 0x1ac2) || (device >= 0x1af0 && device <= 0x1aff) ||
+	       (device >= 0x22a0 && device <= 0x22a3);
 }
 
 /* Name and compute capability of a GPU known by its PCI device: the board pci.ids names, when the
@@ -88,14 +100,16 @@ static void collect_pci_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct sysroot_dirent *ents;
 	size_t n;
-	if (sysroot_list_dir(&ctx->root, ctx->arena, PCI_DEVICES, &ents, &n, 1024) != 0)
+	if (sysroot_list_dir(&ctx->root, ctx->arena, PCI_DEVICES, &ents, &n, 16384) != 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *dev = ents[i].name;
 		long vendor = sysfs_hex(ctx, dev, "vendor"), device = sysfs_hex(ctx, dev, "device");
 		long cls = sysfs_hex(ctx, dev, "class");
-		/* an NVIDIA bridge (0x0680xx) is an NVSwitch of an HGX board */
-		if (vendor == PCI_VENDOR_NVIDIA && cls >> 8 == 0x0680 && !inv->driver.nvswitch)
+		/* an NVIDIA bridge (0x0680xx) is an NVSwitch of an HGX board when its device says so
+		 * (old nForce chipsets' Ethernet is a bridge of that class too) */
+		if (vendor == PCI_VENDOR_NVIDIA && cls >> 8 == 0x0680 && !inv->driver.nvswitch && device >= 0 &&
+		    nvswitch_device(ctx, (uint16_t)device))
 			inv->driver.nvswitch = arena_printf(ctx->arena, "%s/%s", PCI_DEVICES, dev);
 		/* 0x0300xx VGA, 0x0302xx 3D controller; a GPU's audio or USB function is not a GPU */
 		if (vendor != PCI_VENDOR_NVIDIA || device < 0 || device > 0xffff ||

@@ -68,8 +68,8 @@ struct driver_info {
 	size_t n_nodes;
 	const char **compat_dirs;    /* /usr/local/cuda-X/compat dirs with a forward-compat libcuda */
 	size_t n_compat_dirs;
-	/* NVSwitch systems (HGX/DGX): what shows the switches (/dev/nvidia-nvswitchctl,
-	 * /proc/driver/nvidia-nvswitch/devices, an NVIDIA bridge on the PCI bus), and the fabric
+	/* NVSwitch systems (HGX/DGX): what shows the switches (/dev/nvidia-nvswitch0,
+	 * an entry of /proc/driver/nvidia-nvswitch/devices, an NVSwitch on the PCI bus), and the fabric
 	 * manager they need (its daemon, its systemd unit enabled for boot) */
 	const char *nvswitch;
 	const char *fabricmanager;   /* /usr/bin/nv-fabricmanager, NULL when not installed */

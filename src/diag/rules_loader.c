@@ -365,6 +365,11 @@ static const struct loader_why *copies_of(struct diag_ctx *d, const struct edge_
 	for (size_t i = 0; i < d->inv->n_libs; i++)
 		extra[i] = d->inv->libs[i].path;
 	loader_why_copies(e->L, &more, extra, d->inv->n_libs);
+	/* a copy of the very name there (a toolkit's lib64 off the path) is not another major's
+	 * case: the name is installed, only not found */
+	for (size_t i = 0; i < more.n_copies; i++)
+		if (strncmp(more.copies[i].relation, "same ", 5) == 0)
+			return w;
 	for (size_t i = 0; i < more.n_copies; i++) {
 		bool known = false;
 		for (size_t k = 0; k < w->n_copies && !known; k++)

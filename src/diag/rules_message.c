@@ -251,30 +251,47 @@ static void check_host_compiler(struct diag_ctx *d, const struct rule *self)
 }
 
 /* An HGX/DGX board: the NVSwitch driver or bridge shows, or eight or more SXM data-center GPUs
- * (A100, H100, H200, B200 without "PCIe"/"NVL" in the name: eight of them are joined through
- * NVSwitches). The reason, or NULL. */
+ * the driver lists (a name with "SXM" or "HGX", or an H100/H800/H200/H20/B100/B200 without
+ * "PCIe"/"NVL": those come as SXM modules; eight of them are joined through NVSwitches). A30s,
+ * L40s and other PCIe cards are not. The reason, or NULL. */
+static bool sxm_module(const char *name)
+{
+	char low[128];
+	size_t n = 0;
+	for (const char *p = name; p && *p && n < sizeof low - 1; p++)
+		low[n++] = (char)tolower((unsigned char)*p);
+	low[n] = '\0';
+	if (!n || strstr(low, "pcie") || strstr(low, "nvl"))
+		return false;
+	if (strstr(low, "sxm") || strstr(low, "hgx"))
+		return true;
+	static const char *const sxm_only[] = { "h100", "h800", "h200", "h20", "b100", "b200" };
+	for (size_t i = 0; i < sizeof sxm_only / sizeof sxm_only[0]; i++) {
+		const char *at = strstr(low, sxm_only[i]);
+		size_t k = strlen(sxm_only[i]);
+		if (at && (at == low || !isalnum((unsigned char)at[-1])) && !isalnum((unsigned char)at[k]))
+			return true;
+	}
+	return false;
+}
+
 static const char *nvswitch_system(struct diag_ctx *d)
 {
 	const struct inventory *inv = d->inv;
 	if (inv->driver.nvswitch)
 		return arena_printf(d->ctx->arena, "NVSwitch: %s", inv->driver.nvswitch);
 	size_t sxm = 0;
+	const char *first = NULL;
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu_info *g = &inv->gpus[i];
-		bool dc = (g->cc_major == 8 && g->cc_minor == 0) || (g->cc_major == 9 && g->cc_minor == 0) ||
-			  (g->cc_major == 10 && g->cc_minor == 0);
-		char low[128];
-		size_t n = 0;
-		for (const char *p = g->name; p && *p && n < sizeof low - 1; p++)
-			low[n++] = (char)tolower((unsigned char)*p);
-		low[n] = '\0';
-		if (dc && g->name && !strstr(low, "pcie") && !strstr(low, "nvl") && g->source &&
-		    strncmp(g->source, "/proc/driver/nvidia/gpus/", 25) == 0)
+		if (g->name && g->source && strncmp(g->source, "/proc/driver/nvidia/gpus/", 25) == 0 && sxm_module(g->name)) {
+			first = first ? first : g->name;
 			sxm++;
+		}
 	}
 	return sxm >= 8 ? arena_printf(d->ctx->arena, "%zu SXM GPUs (%s): an HGX/DGX board, whose GPUs reach each "
 						  "other through NVSwitches",
-					   sxm, inv->gpus[0].name)
+					   sxm, first)
 			: NULL;
 }
 

@@ -758,15 +758,19 @@ hgx_a100() {
 	rm -f "$root.out"
 }
 
-@test "eight A100 PCIe GPUs are no NVSwitch board; an NVSwitch device node makes any board one" {
+@test "eight A100 PCIe or A30 GPUs are no NVSwitch board, nor is nvidia.ko's empty nvswitch directory; an NVSwitch's node makes any board one" {
 	hgx_a100
 	sed -i 's/A100-SXM4-40GB/A100-PCIE-40GB/' "$root"/proc/driver/nvidia/gpus/*/information
+	mkdir -p "$root/proc/driver/nvidia-nvswitch/devices" # the module makes it with or without a switch
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding fabric-manager-not-running
-	touch "$root/dev/nvidia-nvswitchctl" # a device node is an empty regular file in a test tree
+	sed -i 's/NVIDIA A100-PCIE-40GB/NVIDIA A30/' "$root"/proc/driver/nvidia/gpus/*/information # PCIe only
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding fabric-manager-not-running
+	touch "$root/dev/nvidia-nvswitch0" # a device node is an empty regular file in a test tree
 	run_cudx --root "$root" --env "$env_file" --json
 	has_finding fabric-manager-not-running
-	py 'f=next(f for f in r["findings"] if f["id"]=="fabric-manager-not-running"); print("\n".join(f["evidence"]))' | grep -q "NVSwitch: /dev/nvidia-nvswitchctl"
+	py 'f=next(f for f in r["findings"] if f["id"]=="fabric-manager-not-running"); print("\n".join(f["evidence"]))' | grep -q "NVSwitch: /dev/nvidia-nvswitch0"
 }
 
 # CUDA 10 and older put the minor in the SONAME (libcublas.so.9.0): a program linked against one
