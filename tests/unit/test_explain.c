@@ -1310,6 +1310,19 @@ static void test_set25_forms(void **state)
 	/* a driver too old for a CUDA is not a driver that refuses a GPU */
 	m = first_message("the NVIDIA driver does not support CUDA 12.4");
 	assert_true(!m || !m->n_cands || strcmp(m->cands[0].cause->finding, "driver-gpu-unsupported") != 0);
+	/* success lines and other drivers' words are not these failures (the review's cases) */
+	m = first_message("-- CUDA found at /usr/local/cuda, using CUDA_HOME=/usr/local/cuda");
+	assert_true(!m || !m->n_cands || strcmp(m->cands[0].cause->finding, "cuda-toolkit-not-found") != 0);
+	m = first_message("nvidia-container-toolkit: ignored card0 (not an NVIDIA device)");
+	assert_true(!m || !m->n_cands || strcmp(m->cands[0].cause->finding, "driver-gpu-unsupported") != 0);
+	m = first_message("/usr/bin/ld: cannot find -lz");
+	for (size_t c = 0; m && c < m->n_cands; c++)
+		assert_string_not_equal(m->cands[c].cause->finding, "cuda-toolkit-not-found");
+	m = first_message("/usr/bin/ld: cannot find -lcurand");
+	bool toolkit = false;
+	for (size_t c = 0; m && c < m->n_cands; c++)
+		toolkit |= strcmp(m->cands[c].cause->finding, "cuda-toolkit-not-found") == 0;
+	assert_true(toolkit);
 	/* a list of search globs names places, not the system: no WSL from /usr/lib/wsl/lib/libcuda.so* */
 	m = first_message("msg=\"gpu library search\" globs=\"[/usr/lib/wsl/lib/libcuda.so* /usr/lib/*-linux-gnu/libcuda.so*]\"");
 	for (size_t i = 0; m && i < m->n_facts; i++)
