@@ -58,14 +58,11 @@ static const char *pci_device_name(struct cudx_ctx *ctx, uint16_t device)
 }
 
 /* An NVSwitch: pci.ids names it so ("GA100 [A100 NVSwitch]"), or its device ID is one of the
- * switches' (first generation 0x1ac0-0x1ac2, LR10 0x1af0-0x1aff, LS10 0x22a0-0x22a3) */
+ * switches' (data/nvswitch.tsv) */
 static bool nvswitch_device(struct cudx_ctx *ctx, uint16_t device)
 {
 	const char *name = pci_device_name(ctx, device);
-	if (name)
-		return strstr(name, "NVSwitch") != NULL;
-	return (device >= 0x1ac0 && device <= 0x1ac2) || (device >= 0x1af0 && device <= 0x1aff) ||
-	       (device >= 0x22a0 && device <= 0x22a3);
+	return name ? strstr(name, "NVSwitch") != NULL : kb_nvswitch_device(device);
 }
 
 /* Name and compute capability of a GPU known by its PCI device: the board pci.ids names, when the

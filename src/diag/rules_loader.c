@@ -355,28 +355,23 @@ static const struct loader_why *copies_of(struct diag_ctx *d, const struct edge_
 	struct loader_why *w = arena_calloc(e->L->a, 1, sizeof *w);
 	w->result = e->r;
 	w->n_conf_dirs = loader_ldconf_dirs(e->L, &w->conf_dirs);
-	loader_why_copies(e->L, w, NULL, 0);
-	if (driver_library(e->r->name))
-		return w; /* a driver copy off the path is the driver family's finding */
-	/* the survey's directories add only other majors: what ld.so would find there under the same
-	 * name is a process's environment, not this system's search path */
-	struct loader_why more = { .result = e->r, .conf_dirs = w->conf_dirs, .n_conf_dirs = w->n_conf_dirs };
-	const char **extra = arena_calloc(e->L->a, d->inv->n_libs + 1, sizeof *extra);
-	for (size_t i = 0; i < d->inv->n_libs; i++)
+	/* a driver copy off the path is the driver family's finding: no survey directories then */
+	size_t n_extra = driver_library(e->r->name) ? 0 : d->inv->n_libs;
+	const char **extra = arena_calloc(e->L->a, n_extra + 1, sizeof *extra);
+	for (size_t i = 0; i < n_extra; i++)
 		extra[i] = d->inv->libs[i].path;
-	loader_why_copies(e->L, &more, extra, d->inv->n_libs);
-	/* a copy of the very name there (a toolkit's lib64 off the path) is not another major's
-	 * case: the name is installed, only not found */
-	for (size_t i = 0; i < more.n_copies; i++)
-		if (strncmp(more.copies[i].relation, "same ", 5) == 0)
-			return w;
-	for (size_t i = 0; i < more.n_copies; i++) {
-		bool known = false;
-		for (size_t k = 0; k < w->n_copies && !known; k++)
-			known = strcmp(w->copies[k].path, more.copies[i].path) == 0;
-		if (!known && strcmp(more.copies[i].relation, "other major") == 0)
-			*(struct loader_copy *)ARENA_PUSH(e->L->a, w->copies, w->n_copies, w->cap_copies) = more.copies[i];
-	}
+	loader_why_copies(e->L, w, extra, n_extra);
+	/* the survey's directories add only other majors: what ld.so would find there under the same
+	 * name is a process's environment, not this system's search path; and where a copy of the very
+	 * name exists (a toolkit's lib64 off the path), the name is installed, only not found */
+	bool same_name = false;
+	for (size_t i = 0; i < w->n_copies; i++)
+		same_name |= strncmp(w->copies[i].relation, "same ", 5) == 0;
+	size_t kept = 0;
+	for (size_t i = 0; i < w->n_copies; i++)
+		if (!w->copies[i].from_extra || (!same_name && strcmp(w->copies[i].relation, "other major") == 0))
+			w->copies[kept++] = w->copies[i];
+	w->n_copies = kept;
 	return w;
 }
 

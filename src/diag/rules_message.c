@@ -21,6 +21,7 @@
 
 #include "collect/python.h"
 #include "diag/rule.h"
+#include "kb/kb.h"
 #include "explain/explain_message.h"
 
 static const struct message_cause *cause_of(const struct message_entry *e, const char *id, bool top_only)
@@ -250,31 +251,10 @@ static void check_host_compiler(struct diag_ctx *d, const struct rule *self)
 	finding_fix(f, "or use a newer CUDA toolkit that supports GCC %d", h->gcc_major);
 }
 
-/* An HGX/DGX board: the NVSwitch driver or bridge shows, or eight or more SXM data-center GPUs
- * the driver lists (a name with "SXM" or "HGX", or an H100/H800/H200/H20/B100/B200 without
- * "PCIe"/"NVL": those come as SXM modules; eight of them are joined through NVSwitches). A30s,
- * L40s and other PCIe cards are not. The reason, or NULL. */
-static bool sxm_module(const char *name)
-{
-	char low[128];
-	size_t n = 0;
-	for (const char *p = name; p && *p && n < sizeof low - 1; p++)
-		low[n++] = (char)tolower((unsigned char)*p);
-	low[n] = '\0';
-	if (!n || strstr(low, "pcie") || strstr(low, "nvl"))
-		return false;
-	if (strstr(low, "sxm") || strstr(low, "hgx"))
-		return true;
-	static const char *const sxm_only[] = { "h100", "h800", "h200", "h20", "b100", "b200" };
-	for (size_t i = 0; i < sizeof sxm_only / sizeof sxm_only[0]; i++) {
-		const char *at = strstr(low, sxm_only[i]);
-		size_t k = strlen(sxm_only[i]);
-		if (at && (at == low || !isalnum((unsigned char)at[-1])) && !isalnum((unsigned char)at[k]))
-			return true;
-	}
-	return false;
-}
-
+/* An HGX/DGX board: the NVSwitch driver or bridge shows, or eight or more SXM modules the driver
+ * lists (data/nvswitch.tsv: a name with "SXM" or "HGX", or an H100/H200/B200 ... without
+ * "PCIe"/"NVL"; eight of them are joined through NVSwitches). A30s, L40s and other PCIe cards are
+ * not. The reason, or NULL. */
 static const char *nvswitch_system(struct diag_ctx *d)
 {
 	const struct inventory *inv = d->inv;
@@ -284,7 +264,7 @@ static const char *nvswitch_system(struct diag_ctx *d)
 	const char *first = NULL;
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu_info *g = &inv->gpus[i];
-		if (g->name && g->source && strncmp(g->source, "/proc/driver/nvidia/gpus/", 25) == 0 && sxm_module(g->name)) {
+		if (g->name && g->source && strncmp(g->source, "/proc/driver/nvidia/gpus/", 25) == 0 && kb_sxm_module(g->name)) {
 			first = first ? first : g->name;
 			sxm++;
 		}

@@ -199,6 +199,18 @@ struct kb_gpu_chip {
  * ("GK110BGL" -> GK110, "TU104GL" -> TU104); NULL when none does. */
 const struct kb_gpu_chip *kb_gpu_chip(const char *word);
 
+/* --- NVSwitch boards (data/nvswitch.tsv) --------------------------------------------------- */
+struct kb_nvswitch_hint {
+	const char *kind;  /* "device-ids", "name-part", "model" */
+	const char *first; /* a device ID (hex) or a lower-case word */
+	const char *last;  /* device-ids: the last ID of the range */
+	struct kb_fact fact;
+};
+/* Whether NVIDIA PCI device `device` is an NVSwitch. */
+bool kb_nvswitch_device(unsigned device);
+/* Whether a GPU name (as the driver lists it) is an SXM module's. */
+bool kb_sxm_module(const char *name);
+
 /* --- Driver branches per GPU architecture (data/driver_gpu.tsv) ------------------------------ */
 struct kb_driver_gpu {
 	const char *cc;      /* "6.1" */

@@ -197,3 +197,39 @@ const struct kb_gpu_chip *kb_gpu_chip(const char *word)
 	}
 	return best;
 }
+
+bool kb_nvswitch_device(unsigned device)
+{
+	for (size_t i = 0; i < kbt_nvswitch_hint_n; i++) {
+		const struct kb_nvswitch_hint *h = &kbt_nvswitch_hint[i];
+		if (strcmp(h->kind, "device-ids") == 0 && h->last && device >= strtoul(h->first, NULL, 16) &&
+		    device <= strtoul(h->last, NULL, 16))
+			return true;
+	}
+	return false;
+}
+
+bool kb_sxm_module(const char *name)
+{
+	char low[128];
+	size_t n = 0;
+	for (const char *p = name; p && *p && n < sizeof low - 1; p++)
+		low[n++] = (char)tolower((unsigned char)*p);
+	low[n] = '\0';
+	if (!n || strstr(low, "pcie") || strstr(low, "nvl"))
+		return false;
+	for (size_t i = 0; i < kbt_nvswitch_hint_n; i++) {
+		const struct kb_nvswitch_hint *h = &kbt_nvswitch_hint[i];
+		const char *at = strstr(low, h->first);
+		size_t k = strlen(h->first);
+		if (!at)
+			continue;
+		if (strcmp(h->kind, "name-part") == 0)
+			return true;
+		/* a model is a whole word: "h20" is not the start of "h200" */
+		if (strcmp(h->kind, "model") == 0 && (at == low || !isalnum((unsigned char)at[-1])) &&
+		    !isalnum((unsigned char)at[k]))
+			return true;
+	}
+	return false;
+}

@@ -27,6 +27,7 @@ struct scan {
 	struct loader *L;
 	struct loader_why *w;
 	const char *stem;
+	bool extra; /* scanning the directories of the extra paths */
 	struct strset_lite {
 		const char **v;
 		size_t n, cap;
@@ -85,6 +86,7 @@ static void add_copy(struct scan *sc, const char *path)
 	else
 		c->relation = "same major, other file name";
 	c->major = major;
+	c->from_extra = sc->extra;
 	/* in the cache: an entry for this path, or for the same file under another path */
 	c->in_cache = false;
 	if (L->have_cache)
@@ -133,6 +135,7 @@ void loader_why_copies(struct loader *L, struct loader_why *w, const char *const
 		for (size_t i = 0; i < L->cache.n; i++)
 			if (strncmp(L->cache.entries[i].name, sc.stem, sl) == 0)
 				scan_dir(&sc, path_dirname(L->a, L->cache.entries[i].path));
+	sc.extra = true;
 	for (size_t i = 0; i < n_extra; i++) {
 		const char *base = path_basename(extra[i]);
 		if (strncmp(base, sc.stem, sl) == 0)

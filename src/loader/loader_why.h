@@ -11,6 +11,7 @@ struct loader_copy {
 	int elf_class, major;
 	uint16_t machine;
 	bool right_arch, in_cache;
+	bool from_extra; /* found only in a directory of the extra paths (loader_why_copies) */
 };
 
 struct loader_why {
