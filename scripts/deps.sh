@@ -26,8 +26,14 @@ done
 if [ "$(id -u)" = 0 ]; then
 	echo "installing:$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
-		echo "deps.sh: apt-get install failed for:$missing" >&2; exit 1; }
+	# the downloaded .debs go to a directory of their own, removed after the install: left in
+	# apt's cache they are 200 MB of a test machine's disk
+	debs=$(mktemp -d "${TMPDIR:-/tmp}/cudx-deps.XXXXXX") && chmod 755 "$debs" && mkdir -p "$debs/partial" || exit 1
+	apt-get update -qq >/dev/null &&
+		apt-get install -y -qq --no-install-recommends -o "Dir::Cache::Archives=$debs" $missing >/dev/null
+	rc=$?
+	rm -rf "$debs"
+	[ $rc = 0 ] || { echo "deps.sh: apt-get install failed for:$missing" >&2; exit 1; }
 	exit 0
 fi
 echo "missing packages; run as root:" >&2

@@ -499,7 +499,7 @@ measure() { # measure FILE -> sets output, status, secs, kb
 
 @test "hostile: a 100 MB log is read up to 16 MiB, in bounded time and memory" {
 	[ -x /usr/bin/time ] || skip_fixture "needs /usr/bin/time"
-	big="$root.big"
+	big="$BATS_TEST_TMPDIR/big.log"
 	yes "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1616] Created device /job:localhost/replica:0/task:0/device:GPU:0 with 22000 MB memory: ImportError: libcudnn.so.8: cannot open shared object file" | head -c 104857600 >"$big"
 	measure "$big"
 	[[ "$output" == *"only the first 16 MiB were read"* ]]
@@ -512,12 +512,12 @@ measure() { # measure FILE -> sets output, status, secs, kb
 
 @test "hostile: binary garbage and one 10 MB line give a clear answer, bounded" {
 	[ -x /usr/bin/time ] || skip_fixture "needs /usr/bin/time"
-	g="$root.garbage"
+	g="$BATS_TEST_TMPDIR/garbage"
 	head -c 8388608 /dev/urandom >"$g"
 	measure "$g"
 	[[ "$output" == *"look like binary data"* ]]
 	(( kb < 600000 ))
-	l="$root.line"
+	l="$BATS_TEST_TMPDIR/line.log"
 	{ head -c 10485760 /dev/zero | tr '\0' 'a'; echo; echo "no CUDA GPUs are available"; } >"$l"
 	measure "$l"
 	[[ "$output" == *"were cut"* ]]

@@ -17,6 +17,12 @@
 #   hostcache_tree SRCDIR      a cached mirror of a host directory (links kept as links)
 #   hostcache_link_tree CACHEDIR DSTDIR   hard-link a cached directory's contents into a test tree
 # Each prints nothing but the cached path (the first two print nothing).
+#
+# The package cache (tests/fixtures/fetch-nvidia-debs.sh: Debian's packages unpacked into the build
+# tree) is itself a copy made for the tests, so its files are linked as they are instead of being
+# copied a second time (libcublasLt.so.11 alone is 574 MB; the second copy filled a CI machine's
+# disk). The first use of a package records a stamp of its files; a use that finds them changed (a
+# test wrote through a link) fails and names the package to unpack again.
 
 : "${CUDX:?CUDX must point at the cudx binary}"
 # build/test/cudx -> build/test/hostcache: the build tree the binary belongs to
@@ -31,6 +37,8 @@ done
 unset _d
 mkdir -p "$CUDX_HOSTCACHE"
 HOSTCACHE_REAL=$(realpath -m -- "$CUDX_HOSTCACHE")
+: "${CUDX_PKG_CACHE:=${CUDX_SRC:-.}/build/pkgs}"
+HOSTCACHE_PKGS=$(realpath -m -- "$CUDX_PKG_CACHE")
 
 # Whether (resolved) path $1 lies inside one of the (resolved) directories that follow.
 hostcache_under() {
@@ -49,9 +57,9 @@ hostcache_check_dst() { # DST: refuses a destination outside the temp and build 
 	return 1
 }
 
-hostcache_check_src() { # SRC: refuses a link source outside the build cache
+hostcache_check_src() { # SRC: refuses a link source outside the build cache and the package cache
 	local p
-	p=$(realpath -m -- "$1") && hostcache_under "$p" "$HOSTCACHE_REAL" && return 0
+	p=$(realpath -m -- "$1") && hostcache_under "$p" "$HOSTCACHE_REAL" "$HOSTCACHE_PKGS" && return 0
 	echo "hostcache: refusing to link $1: not inside the build cache $CUDX_HOSTCACHE" >&2
 	return 1
 }
@@ -79,12 +87,58 @@ hostcache_file_refresh() { # REAL ENTRY (under the lock): another job may have d
 	hostcache_file_fresh "$1" "$2" || hostcache_copy_file "$1" "$2"
 }
 
+# --- the package cache -----------------------------------------------------------------------
+
+# hostcache_package REAL: prints the package directory of the package cache that (resolved) path
+# REAL lies in; fails for any other path.
+hostcache_package() {
+	local rest=${1#"$HOSTCACHE_PKGS"/}
+	[ "$rest" != "$1" ] && [ "${rest%%/*}" != "$rest" ] && [ -n "${rest%%/*}" ] || return 1
+	[ "$(hostcache_package_links)" = yes ] || return 1
+	echo "$HOSTCACHE_PKGS/${rest%%/*}"
+}
+
+# Whether a test tree can hard-link the package cache's files (tried once, remembered in the cache).
+# Not where the cache lies on another mount (the machine sets' tree recipes run in a mount namespace
+# with the rest read-only) or belongs to another user (fs.protected_hardlinks): the files are then
+# copied into this cache, as a host's are.
+hostcache_package_links() {
+	local f=$CUDX_HOSTCACHE/.package-links v= probe
+	[ -r "$f" ] && read -r v <"$f"
+	if [ -z "$v" ]; then
+		v=no
+		probe=$(find "$HOSTCACHE_PKGS" -mindepth 2 -maxdepth 2 -name DEB -type f -print -quit 2>/dev/null)
+		[ -n "$probe" ] || { echo no; return; } # nothing fetched yet: try again next time
+		ln -- "$probe" "$f.probe.$$" 2>/dev/null && v=yes
+		rm -f "$f.probe.$$"
+		echo "$v" >"$f"
+	fi
+	echo "$v"
+}
+
+hostcache_package_check() { # PKGDIR (under the lock): stamps the package at its first use
+	local pkg=$1 deb stamp
+	IFS= read -r deb <"$pkg/DEB" 2>/dev/null || deb=unknown
+	stamp=$CUDX_HOSTCACHE/packages/${pkg##*/}/$deb.stamp
+	if [ ! -r "$stamp" ]; then
+		mkdir -p "${stamp%/*}" && hostcache_stamp "$pkg/root" >"$stamp.tmp.$$" && mv -f -- "$stamp.tmp.$$" "$stamp"
+		return
+	fi
+	hostcache_stamp_fresh "$pkg/root" "$stamp" && return 0
+	echo "hostcache: the package cache's $pkg changed since its first use (a test wrote through a link): remove it and run tests/fixtures/fetch-nvidia-debs.sh again" >&2
+	return 1
+}
+
 # hostcache_entry SRC: prints the path of the cached copy of host file SRC, copying it first when
-# it is missing or differs from SRC.
+# it is missing or differs from SRC. A file of the package cache is its own cached copy.
 hostcache_entry() {
-	local real entry
+	local real entry pkg
 	real=$(realpath -e -- "$1") || { echo "hostcache: no such file: $1" >&2; return 1; }
 	[ -f "$real" ] || { echo "hostcache: not a regular file: $1" >&2; return 1; }
+	if pkg=$(hostcache_package "$real"); then
+		hostcache_locked hostcache_package_check "$pkg" && echo "$real"
+		return
+	fi
 	entry=$CUDX_HOSTCACHE/files$real
 	hostcache_file_fresh "$real" "$entry" || hostcache_locked hostcache_file_refresh "$real" "$entry" ||
 		{ echo "hostcache: cannot cache $1" >&2; return 1; }
@@ -190,10 +244,15 @@ hostcache_build_tree() { # DIR SRCDIR (under the lock)
 		mv -- "$dir.tmp.$$" "$dir" && hostcache_stamp "$dir" "$src" >"$dir.stamp"
 }
 
-# hostcache_tree SRCDIR: prints a cached mirror of host directory SRCDIR (symlinks kept).
+# hostcache_tree SRCDIR: prints a cached mirror of host directory SRCDIR (symlinks kept). A
+# directory of the package cache is its own mirror.
 hostcache_tree() {
-	local real dir
+	local real dir pkg
 	real=$(realpath -e -- "$1") && [ -d "$real" ] || { echo "hostcache: no such directory: $1" >&2; return 1; }
+	if pkg=$(hostcache_package "$real"); then
+		hostcache_locked hostcache_package_check "$pkg" && echo "$real"
+		return
+	fi
 	dir=$CUDX_HOSTCACHE/trees$real
 	hostcache_stamp_fresh "$dir" "$dir.stamp" "$real" || hostcache_locked hostcache_build_tree "$dir" "$real" ||
 		{ echo "hostcache: cannot cache $1" >&2; return 1; }
