@@ -23,6 +23,7 @@ test: deps-test build
 	@CC=clang cmake -S . -B $(TESTBUILD) -DCMAKE_BUILD_TYPE=Debug -DCUDX_SANITIZE=ON \
 		-DCUDX_TESTS=ON -DCUDX_FUZZ=ON >/dev/null
 	@cmake --build $(TESTBUILD) -j $(JOBS)
+	@tests/fixtures/check-disk-space.sh $(BUILD)
 	@tests/fixtures/fetch-nvidia-debs.sh
 	@tests/fixtures/fetch-fleet-debs.sh
 	@cd $(TESTBUILD) && ctest --output-on-failure -j $(JOBS)
