@@ -580,6 +580,11 @@ static void test_general_facts(void **state)
 	assert_non_null(m);
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.name, "libcurand.so");
 	assert_string_equal(m->cands[0].cause->finding, "lib-not-found");
+	/* -lNAME keeps the dots and pluses of NAME, not a sentence's last dot */
+	m = first_message("/usr/bin/ld: cannot find -lpython3.10: No such file or directory");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.name, "libpython3.10.so");
+	m = first_message("collect2: ld: cannot find -lstdc++.");
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->lib.name, "libstdc++.so");
 
 	/* a binding's lowerCamelCase status name is the C enum's code; an unknown one is nothing */
 	m = first_message("wrapper raised cudnn.cudnnStatusBadParam in conv2d");
