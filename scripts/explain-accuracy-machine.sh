@@ -47,7 +47,13 @@ mkdir -p "$work"
 exec 9>"$work/../.lock"
 flock 9
 mkdir -p "$work/cache"
-if [ -z "$only" ]; then
+# a set collected without its machines (no trees/): the text is scored alone
+text_only=0
+[ -d "$set_dir/trees" ] || text_only=1
+if [ "$text_only" = 1 ]; then
+	[ "$build_only" = 0 ] || { echo "$0: $set_dir has no trees/ to build" >&2; exit 2; }
+	rm -rf "$work/trees" && mkdir -p "$work/trees"
+elif [ -z "$only" ]; then
 	rm -rf "$work/trees"
 	cp -r "$set_dir/trees" "$work/trees"
 else # rebuild the named trees only; the others stay as built
@@ -58,53 +64,55 @@ else # rebuild the named trees only; the others stay as built
 		rm -rf "${work:?}/trees/$id" && cp -r "$set_dir/trees/$id" "$work/trees/$id"
 	done
 fi
-# the recipes' shared helpers, where ../../lib of a set's trees/ finds them
-rm -rf "$work/../lib" && cp -r "$set_dir/../lib" "$work/../lib"
-# what the recipes read (tests/fixtures/explain/machine/README.md)
-export CUDX=$cudx CUDX_SRC=$src EXPLAIN_WORK=$work EXPLAIN_TREES=$work/trees
-export CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$src/build/pkgs}
-export WINFIX=$work/winfix
-# A recipe writes "$R/etc/...", "$R/usr/...": were $R ever empty (a helper that failed to load),
-# that would be the host's /etc and /usr. As root, recipes therefore run in a mount namespace of
-# their own where everything but the set's build directory is read-only, without the capability to
-# make device nodes or load modules: a broken recipe fails instead of changing the host. (Without
-# unshare, as nobody, who can write nothing else either, but cannot give a tree's files owners.)
-as_builder() {
-	if [ "$(id -u)" != 0 ]; then
-		"$@"
-	elif unshare --mount true 2>/dev/null; then
-		W=$work unshare --mount --propagation private -- \
-			setpriv --bounding-set=-mknod,-sys_module --inh-caps=-mknod,-sys_module -- \
-			sh -c 'mount --bind "$W" "$W" || exit 1
-				for m in $(cut -d" " -f2 /proc/self/mounts); do
-					[ "$m" = "$W" ] || mount -o remount,bind,ro "$m" 2>/dev/null || true
-				done
-				mount -o remount,bind,ro / || exit 1
-				exec "$@"' as_builder "$@"
-	else
-		chown -R 65534:65534 "$work"
-		setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- env HOME=/nonexistent "$@"
+if [ "$text_only" = 0 ]; then
+	# the recipes' shared helpers, where ../../lib of a set's trees/ finds them
+	rm -rf "$work/../lib" && cp -r "$set_dir/../lib" "$work/../lib"
+	# what the recipes read (tests/fixtures/explain/machine/README.md)
+	export CUDX=$cudx CUDX_SRC=$src EXPLAIN_WORK=$work EXPLAIN_TREES=$work/trees
+	export CUDX_PKG_CACHE=${CUDX_PKG_CACHE:-$src/build/pkgs}
+	export WINFIX=$work/winfix
+	# A recipe writes "$R/etc/...", "$R/usr/...": were $R ever empty (a helper that failed to load),
+	# that would be the host's /etc and /usr. As root, recipes therefore run in a mount namespace of
+	# their own where everything but the set's build directory is read-only, without the capability to
+	# make device nodes or load modules: a broken recipe fails instead of changing the host. (Without
+	# unshare, as nobody, who can write nothing else either, but cannot give a tree's files owners.)
+	as_builder() {
+		if [ "$(id -u)" != 0 ]; then
+			"$@"
+		elif unshare --mount true 2>/dev/null; then
+			W=$work unshare --mount --propagation private -- \
+				setpriv --bounding-set=-mknod,-sys_module --inh-caps=-mknod,-sys_module -- \
+				sh -c 'mount --bind "$W" "$W" || exit 1
+					for m in $(cut -d" " -f2 /proc/self/mounts); do
+						[ "$m" = "$W" ] || mount -o remount,bind,ro "$m" 2>/dev/null || true
+					done
+					mount -o remount,bind,ro / || exit 1
+					exec "$@"' as_builder "$@"
+		else
+			chown -R 65534:65534 "$work"
+			setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- env HOME=/nonexistent "$@"
+		fi
+	}
+	# /tmp is read-only in the namespace: the PE fixtures' temporaries go under the build directory
+	mkdir -p "$work/tmp"
+	TMPDIR=$work/tmp as_builder sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 ||
+		echo "note: no PE fixtures (mingw-w64 missing): Windows trees will not build" >&2
+	failed=
+	for b in "$work"/trees/*/build.sh; do
+		id=$(basename "$(dirname "$b")")
+		[ -z "$only" ] || case " $only " in *" $id "*) ;; *) continue ;; esac
+		as_builder bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
+	done
+	[ -z "$failed" ] || echo "trees not built (scored against an empty tree):$failed" >&2
+	# a recipe stands for a device node with an empty file (cudx only asks whether it exists): a real
+	# one, made by mistake, would give any user the GPU and must not stay
+	nodes=$(find "$work" -xdev \( -type c -o -type b \) -print -delete)
+	[ -z "$nodes" ] || { echo "$0: a recipe made device nodes (removed): $nodes" >&2; exit 1; }
+	if [ "$build_only" = 1 ]; then
+		echo "trees in $work/trees (ID/root, ID/env, ID/args, ID/build.log)"
+		[ -z "$failed" ] || exit 1
+		exit 0
 	fi
-}
-# /tmp is read-only in the namespace: the PE fixtures' temporaries go under the build directory
-mkdir -p "$work/tmp"
-TMPDIR=$work/tmp as_builder sh "$src/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 ||
-	echo "note: no PE fixtures (mingw-w64 missing): Windows trees will not build" >&2
-failed=
-for b in "$work"/trees/*/build.sh; do
-	id=$(basename "$(dirname "$b")")
-	[ -z "$only" ] || case " $only " in *" $id "*) ;; *) continue ;; esac
-	as_builder bash "$b" >"$work/trees/$id/build.log" 2>&1 || { failed="$failed $id"; rm -rf "$work/trees/$id/root"; }
-done
-[ -z "$failed" ] || echo "trees not built (scored against an empty tree):$failed" >&2
-# a recipe stands for a device node with an empty file (cudx only asks whether it exists): a real
-# one, made by mistake, would give any user the GPU and must not stay
-nodes=$(find "$work" -xdev \( -type c -o -type b \) -print -delete)
-[ -z "$nodes" ] || { echo "$0: a recipe made device nodes (removed): $nodes" >&2; exit 1; }
-if [ "$build_only" = 1 ]; then
-	echo "trees in $work/trees (ID/root, ID/env, ID/args, ID/build.log)"
-	[ -z "$failed" ] || exit 1
-	exit 0
 fi
 
 python3 - "$cudx" "$set_dir" "$work/trees" "$verbose" <<'EOF'
@@ -131,8 +139,9 @@ def causes(id_, tree):
         return [c["id"] for c in json.loads(r.stdout).get("causes", [])]
     except ValueError:
         return []
-ways = [("text only (an empty --root)", lambda i: causes(i, False)),
-        ("with the machine state (--root tree)", lambda i: causes(i, True))]
+ways = [("text only (an empty --root)", lambda i: causes(i, False))]
+if os.listdir(trees):  # a set with its machines
+    ways.append(("with the machine state (--root tree)", lambda i: causes(i, True)))
 for name, label in (("expert-A.jsonl", "expert, message alone"), ("expert-B.jsonl", "expert, message and state")):
     e = rows(name)
     if e:
