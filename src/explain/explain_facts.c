@@ -602,7 +602,12 @@ static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 			continue;
 		if (d->when_key && !guard_holds(d, cap_get(caps, n, d->when_key)))
 			continue;
-		if (!d->generic && !d->form && !d->hint && !d->cue)
+		/* a loader's symbol failure says as exactly what broke ("nvidia-device-plugin: symbol lookup
+		 * error: ... undefined symbol: nvmlX_v3" is NVML's, not the plugin pod's generic failure) */
+		bool symbol_form = d->form && (strcmp(d->form, "undefined-symbol") == 0 ||
+					       strcmp(d->form, "version-not-found") == 0 ||
+					       strcmp(d->form, "link-time-ref") == 0);
+		if (!d->generic && ((!d->form && !d->hint && !d->cue) || symbol_form))
 			tool_phrase = true;
 		long at = d->pat.anchor ? explain_find_lc(L->lc, 0, d->pat.anchor, d->pat.anchor_len) : 0;
 		struct explain_fact *f = fact_new(L, d->hint ? EXF_HINT : d->cue ? EXF_CUE : d->form ? EXF_FORM : EXF_PHRASE, d->id,
@@ -1040,6 +1045,8 @@ static void refine_forms(struct explain_reader *L)
 		const char *form;
 	} win[] = {
 		{ "win32", 126, "win-126" },   { "win32", 127, "win-127" },          { "win32", 193, "win-193" },
+		/* 182, an import by ordinal that the DLL found lacks: 127's failure, by number instead of name */
+		{ "win32", 182, "win-127" },
 		{ "win32", 1114, "win-1114" }, { "win32", 1455, "win-1455" },        { "ntstatus", -1073741701, "win-193" },
 		{ "ntstatus", -1073741515, "win-126" }, { "ntstatus", -1073741511, "win-127" },
 		{ "ntstatus", -1073741502, "win-1114" },
@@ -1053,7 +1060,7 @@ static void refine_forms(struct explain_reader *L)
 				continue;
 			for (size_t j = 0; j < L->out->n; j++) {
 				struct explain_fact *f = &L->out->v[j];
-				if (f->kind == EXF_FORM && f->has_lib &&
+				if (f->kind == EXF_FORM &&
 				    (strcmp(f->form, "load-failed") == 0 || strcmp(f->form, "not-found") == 0)) {
 					f->form = win[i].form;
 					c->role = "absorbed"; /* the form speaks for it */

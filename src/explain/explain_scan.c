@@ -29,6 +29,17 @@ static size_t normalise(const uint8_t *raw, size_t n, char *norm, char *lc, size
 			c = raw[i + 2] <= 0x9b ? '\'' : '"';
 			i += 2;
 		}
+		/* backslashes that escape a quote (a message quoted inside a JSON string or a Go error:
+		 * exec: \"nvidia-smi\": ..., however often it was escaped) are dropped */
+		if (c == '\\') {
+			size_t j = i;
+			while (j < n && raw[j] == '\\')
+				j++;
+			if (j < n && (raw[j] == '"' || raw[j] == '\'')) {
+				i = j;
+				c = raw[j];
+			}
+		}
 		if (c < 0x20 || c == 0x7f) {
 			if (c != '\t' && c != '\r' && c != 0x1b)
 				(*nontext)++;

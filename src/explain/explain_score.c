@@ -326,8 +326,14 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 			bool dll = f->has_lib && f->lib.os == 'w';
 			if (d)
 				credit_list_os(cat, t, dll, d->causes, d->n_causes, s, because);
-			/* what the framework's wording adds */
-			credit_list_os(cat, t, dll, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s, because);
+			/* what the framework's wording adds; except where a Windows code on the line says a
+			 * procedure was missing (127, 182): the DLL was found, which the wording's "not found"
+			 * readings ("DLL load failed": a dependency missing) contradict */
+			bool found_dll = strcmp(f->form, "win-127") == 0 && f->pattern->form &&
+					 strcmp(f->pattern->form, f->form) != 0;
+			if (!found_dll)
+				credit_list_os(cat, t, dll, f->pattern->causes, f->pattern->n_causes, d ? s * 0.5 : s,
+					       because);
 		} else if (f->kind == EXF_PHRASE) {
 			credit_list(t, f->pattern->causes, f->pattern->n_causes, s,
 				    arena_printf(a, "\"%s\" (%s)", f->text, f->pattern->source));

@@ -955,8 +955,10 @@ GPU is NOT AVAILABLE"
 	jq -e '[.facts[] | select(.kind == "code")] | length == 0' <<<"$output"
 	explain_here '[error] This program needs a CUDA-Enabled GPU (with at least compute capability 2.0).'
 	[ "$(first_id)" = no-device ]
+	# a math library of a CUDA release before the GPU (PyTorch cu117's cuFFT on an sm_89 card)
 	explain_here 'RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR'
-	[ "$(first_id)" = framework-gpu-arch ]
+	[ "$(first_id)" = gpu-unsupported-by-toolkit ]
+	[ "$(jq -r '.causes[1].id' <<<"$output")" = framework-gpu-arch ]
 }
 
 # Set 21's machines: what the target shows confirms, contradicts or orders the text's causes
