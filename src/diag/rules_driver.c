@@ -411,8 +411,8 @@ static void check_node_permission(struct diag_ctx *d, const struct rule *self)
 }
 
 /* A GPU the installed driver cannot drive (data/driver_gpu.tsv): a branch newer than the last one
- * for its architecture, or the open kernel module on a GPU before Turing. The module loads, but
- * initialises no such GPU: "No devices were found", error 100. */
+ * for its architecture, the open kernel module on a GPU before Turing, or the proprietary one on a
+ * Blackwell GPU. The module loads, but initialises no such GPU: "No devices were found", error 100. */
 static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
@@ -440,7 +440,7 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 		bool arch_row = g->name && strncmp(g->name, "compute capability ", 19) == 0;
 		const char *name = g->name && !arch_row ? g->name : "GPU";
 		struct finding *f;
-		if (branch > row->last_branch) {
+		if (row->last_branch && branch > row->last_branch) {
 			f = rule_emit(d, self, "driver %s does not support the %s (%s, sm_%d%d): R%d is the last branch for %s GPUs",
 				      ver, name, row->family, g->cc_major, g->cc_minor, row->last_branch, row->family);
 			finding_cause(f, "NVIDIA drivers newer than the R%d branch no longer drive %s GPUs. Driver %s loads, "
@@ -464,16 +464,33 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 				       "-open; runfile: --kernel-module-type=proprietary; NixOS: hardware.nvidia.open = false), "
 				       "then reboot",
 				    branch);
+		} else if (!open && drv->kernel_flavour && !drv->simulated && !row->closed_module) {
+			f = rule_emit(d, self, "the proprietary kernel module cannot drive the %s (%s, sm_%d%d): it needs the open one",
+				      name, row->family, g->cc_major, g->cc_minor);
+			finding_cause(f, "Driver %s runs the proprietary flavour of the kernel module, which does not drive %s "
+					 "GPUs: only the open kernel modules do (dmesg: \"requires use of the NVIDIA open kernel "
+					 "modules\", then RmInitAdapter failed), so nvidia-smi finds no device and CUDA reports "
+					 "error 100.",
+				      ver, row->family);
+			finding_fix(f, "install the open flavour of the same driver (Ubuntu: nvidia-driver-%d-open; runfile: "
+				       "--kernel-module-type=open; NixOS: hardware.nvidia.open = true), then reboot",
+				    branch);
 		} else
 			continue;
 		finding_subject(f, g->source);
 		finding_evidence(f, "GPU: %s, compute capability %d.%d (%s) [%s]", name, g->cc_major, g->cc_minor,
 				 row->family, g->source);
-		finding_evidence(f, "driver: %s%s (%s)", ver, open ? ", open kernel module" : "",
+		finding_evidence(f, "driver: %s%s (%s)", ver,
+				 open ? ", open kernel module" : drv->kernel_flavour ? ", proprietary kernel module" : "",
 				 drv->simulated ? "--driver" : drv->kernel_version ? "/proc/driver/nvidia/version"
 					 : drv->module_version ? "/sys/module/nvidia/version" : drv->libcuda_path);
-		finding_evidence(f, "%s GPUs: drivers up to R%d, %s kernel module (knowledge-base sources %s)", row->family,
-				 row->last_branch, row->open_module ? "either" : "proprietary", row->fact.source);
+		if (row->last_branch)
+			finding_evidence(f, "%s GPUs: drivers up to R%d, %s kernel module (knowledge-base sources %s)",
+					 row->family, row->last_branch, row->open_module ? "either" : "proprietary",
+					 row->fact.source);
+		else
+			finding_evidence(f, "%s GPUs: the open kernel module only (knowledge-base source %s)", row->family,
+					 row->fact.source);
 		finding_ref(f, "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html");
 	}
 }
@@ -484,8 +501,9 @@ static const struct rule rules[] = {
 	{ "driver-gpu-unsupported", SEV_ERROR, check_gpu_unsupported,
 	  .cause = "The installed driver cannot drive this GPU: its branch is newer than the last one for the GPU's "
 		   "architecture (R390 for Fermi, R470 for Kepler, R580 for Maxwell, Pascal and Volta), or it runs the "
-		   "open kernel module, which needs Turing or later. The module loads but finds no device.",
-	  .fix = "install the last driver branch for the GPU's architecture, or the proprietary kernel-module flavour",
+		   "open kernel module, which needs Turing or later, or the proprietary one, which does not drive "
+		   "Blackwell. The module loads but finds no device.",
+	  .fix = "install the last driver branch for the GPU's architecture, or the other kernel-module flavour",
 	  .ref = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html",
 	  .about = "driver" },
 	{ "no-driver", SEV_ERROR, check_no_driver,

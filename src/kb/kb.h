@@ -215,11 +215,12 @@ bool kb_sxm_module(const char *name);
 struct kb_driver_gpu {
 	const char *cc;      /* "6.1" */
 	const char *family;  /* "Pascal" */
-	int last_branch;     /* 580: the newest branch that drives it */
+	int last_branch;     /* 580: the newest branch that drives it; 0: none has dropped it */
 	bool open_module;    /* whether the open kernel-module flavour drives it */
+	bool closed_module;  /* whether the proprietary flavour drives it (not Blackwell's) */
 	struct kb_fact fact;
 };
-/* The row of a discrete GPU's compute capability, or NULL (Turing and later: every branch, both
+/* The row of a discrete GPU's compute capability, or NULL (Turing to Hopper: every branch, both
  * flavours; Jetson's: L4T). */
 const struct kb_driver_gpu *kb_driver_gpu(int cc_major, int cc_minor);
 

@@ -721,6 +721,28 @@ jetson_root() {
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-gpu-unsupported ]
 }
 
+# Blackwell is driven by the open kernel modules only (S39): the proprietary flavour loads and
+# refuses it ("requires use of the NVIDIA open kernel modules", RmInitAdapter failed)
+@test "the proprietary kernel module with a GeForce RTX 5090 (Blackwell): driver-gpu-unsupported names the open flavour; the open module does not" {
+	install_driver_535
+	proc_version "$root" 575.64.05
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   driver-gpu-unsupported: the proprietary kernel module cannot drive the NVIDIA GeForce RTX 5090 (Blackwell, sm_120): it needs the open one"* ]]
+	[[ "$output" == *"--kernel-module-type=open"* ]]
+	[[ "$output" == *"Blackwell GPUs: the open kernel module only"* ]]
+	# the open flavour drives it; the proprietary one drives an Ada GPU; --driver says nothing of the flavour
+	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  575.64.05  Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Sep 23 09:57:26 UTC 2025\n' >"$root/proc/driver/nvidia/version"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json
+	lacks_finding driver-gpu-unsupported
+	proc_version "$root" 575.64.05
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 4090" --json
+	lacks_finding driver-gpu-unsupported
+	rm -rf "$root/proc/driver/nvidia" "$root/sys/module/nvidia"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --driver 575.64.05 --json
+	lacks_finding driver-gpu-unsupported
+}
+
 # eight A100 SXM4 GPUs as the driver lists them (an HGX/DGX A100 board), with driver 535
 hgx_a100() {
 	install_driver_535

@@ -100,8 +100,15 @@ static void driver_branches_per_gpu(void **state)
 	assert_int_equal(kb_driver_gpu(2, 0)->last_branch, 390); /* Fermi */
 	assert_null(kb_driver_gpu(5, 3)); /* Jetson Nano: L4T's, no desktop branch */
 	assert_null(kb_driver_gpu(7, 2));
-	assert_null(kb_driver_gpu(7, 5)); /* Turing: every branch, both flavours */
-	assert_null(kb_driver_gpu(12, 0));
+	assert_true(kb_driver_gpu(6, 1)->closed_module);
+	assert_null(kb_driver_gpu(7, 5)); /* Turing to Hopper: every branch, both flavours */
+	assert_null(kb_driver_gpu(9, 0));
+	/* Blackwell: no branch dropped it, but only the open kernel modules drive it (S39) */
+	assert_int_equal(kb_driver_gpu(12, 0)->last_branch, 0);
+	assert_true(kb_driver_gpu(12, 0)->open_module);
+	assert_false(kb_driver_gpu(12, 0)->closed_module);
+	assert_false(kb_driver_gpu(10, 0)->closed_module);
+	assert_null(kb_driver_gpu(11, 0)); /* Jetson Thor: L4T's */
 }
 
 static void version_encodings(void **state)
