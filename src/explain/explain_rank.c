@@ -810,6 +810,12 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 		if (strcmp(f->id, "fabric-manager-not-running") == 0 && !cause_among(r, n_text, "no-device") &&
 		    !cause_among(r, n_text, "no-driver") && !cause_among(r, n_text, "fabric-manager-not-running"))
 			continue;
+		/* nor does a driver that cannot drive the GPU, which makes CUDA find no device (100): it
+		 * joins a message that leads with no device or no driver, not an error 35 of a runtime
+		 * newer than the driver (set 10: a Blackwell machine's "InsufficientDriver") */
+		if (strcmp(f->id, "driver-gpu-unsupported") == 0 && n_text &&
+		    strcmp(r->causes[0].def->finding, "no-device") != 0 && strcmp(r->causes[0].def->finding, "no-driver") != 0)
+			continue;
 		bool named = false;
 		for (size_t k = 0; k < r->n_causes && !named; k++)
 			named = strcmp(r->causes[k].def->finding, f->id) == 0;
@@ -990,13 +996,19 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 					rank[i] = -1;
 		/* a driver that cannot drive the GPU (a branch past the GPU's last, the open module before
 		 * Turing) is why its module finds no device and does not load, or lists none: confirmed
-		 * by the target, it goes before no-driver, whose symptom it causes */
+		 * by the target, it goes before no-driver, whose symptom it causes; only where no-driver
+		 * leads: behind another cause (a driver too old for the runtime, error 35) it explains
+		 * nothing of the message */
+		int lead = 4;
+		for (size_t i = 0; i < r->n_causes; i++)
+			if (rank[i] < lead)
+				lead = rank[i];
 		for (size_t g = 0; g < r->n_causes; g++) {
 			if (!r->causes[g].finding || r->causes[g].finding->severity != SEV_ERROR ||
 			    strcmp(r->causes[g].def->finding, "driver-gpu-unsupported") != 0)
 				continue;
 			for (size_t i = 0; i < r->n_causes; i++)
-				if (strcmp(r->causes[i].def->finding, "no-driver") == 0 && rank[g] >= rank[i])
+				if (strcmp(r->causes[i].def->finding, "no-driver") == 0 && rank[i] == lead && rank[g] >= rank[i])
 					rank[g] = rank[i] > -2 ? rank[i] - 1 : -2;
 		}
 	}

@@ -731,6 +731,13 @@ jetson_root() {
 	[[ "$output" == *"error   driver-gpu-unsupported: the proprietary kernel module cannot drive the NVIDIA GeForce RTX 5090 (Blackwell, sm_120): it needs the open one"* ]]
 	[[ "$output" == *"--kernel-module-type=open"* ]]
 	[[ "$output" == *"Blackwell GPUs: the open kernel module only"* ]]
+	# explain: it is why no device is found, not why a runtime wants a newer driver (error 35)
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json "No devices were found"
+	[ "$(jq -r '.messages[0].causes[0].id' <<<"$output")" = driver-gpu-unsupported ]
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json "CUDA driver version is insufficient for CUDA runtime version"
+	# (this tree's user space is 535 under a 575 module: the mismatch leads; the GPU is no cause)
+	[ "$(jq -r '[.messages[0].causes[].id] | index("driver-too-old") != null' <<<"$output")" = true ]
+	[ "$(jq -r '[.messages[0].causes[].id] | index("driver-gpu-unsupported")' <<<"$output")" = null ]
 	# the open flavour drives it; the proprietary one drives an Ada GPU; --driver says nothing of the flavour
 	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  575.64.05  Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Sep 23 09:57:26 UTC 2025\n' >"$root/proc/driver/nvidia/version"
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json
