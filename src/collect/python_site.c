@@ -63,6 +63,39 @@ static bool split_egg_dir(struct arena *a, const char *dname, const char **name,
 	return true;
 }
 
+/* "torch.egg-link": a development install (`python setup.py develop`, `pip install -e` before PEP
+ * 660), the documented way to build PyTorch from source. Its first line is the source tree, which
+ * holds NAME.egg-info and the package beside it, as an egg's EGG-INFO. Prints the egg-info
+ * directory (NULL when the link or the directory is not there) and its version. */
+static const char *egg_link_target(struct cudx_ctx *ctx, const char *site, const char *dname, size_t nl,
+				   const char **version)
+{
+	struct mapped_file m;
+	const char *info = NULL;
+	*version = NULL;
+	if (sysroot_map(&ctx->root, path_join(ctx->arena, site, dname), &m) != 0)
+		return NULL;
+	size_t k = 0;
+	while (k < m.data.n && k < 4096 && m.data.p[k] != '\n' && m.data.p[k] != '\r')
+		k++;
+	if (k > 0 && k < 4096 && m.data.p[0] == '/') {
+		const char *src = arena_strndup(ctx->arena, (const char *)m.data.p, k);
+		const char *dir = path_join(ctx->arena, src, arena_printf(ctx->arena, "%.*s.egg-info", (int)nl, dname));
+		if (sysroot_exists(&ctx->root, dir))
+			info = dir;
+	}
+	sysroot_unmap(&m);
+	struct mapped_file meta;
+	if (info && sysroot_map(&ctx->root, path_join(ctx->arena, info, "PKG-INFO"), &meta) == 0) {
+		struct pymeta_dist d;
+		const char *err;
+		if (meta.data.n <= PY_MAX_RECORD && pymeta_parse_metadata(meta.data, ctx->arena, &d, &err))
+			*version = d.version;
+		sysroot_unmap(&meta);
+	}
+	return info;
+}
+
 static void read_record(struct cudx_ctx *ctx, struct py_wheel *w, const char *site)
 {
 	const char *rec = path_join(ctx->arena, w->dist_dir, "RECORD");
@@ -102,26 +135,35 @@ void py_scan_site(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *en
 	if (n >= PY_MAX_SITE_ENTRIES)
 		inventory_note(ctx, inv, site, "more than %d entries: only the first were read",
 			       PY_MAX_SITE_ENTRIES);
-	/* eggs first: easy-install.pth puts them before site-packages itself on sys.path, so a
-	 * source build installed with setup.py shadows a pip install of the same package */
+	/* eggs and development links first: easy-install.pth puts them before site-packages itself
+	 * on sys.path, so a source build installed with setup.py shadows a pip install of the same
+	 * package */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			const char *name, *version;
+			const char *name, *version, *info = NULL;
 			bool egg = pass == 0;
-			if (!(egg ? split_egg_dir(ctx->arena, ents[i].name, &name, &version)
-				  : split_dist_dir(ctx->arena, ents[i].name, &name, &version)) ||
-			    !interesting(name))
+			size_t len = strlen(ents[i].name);
+			bool link = egg && len > 9 && strcmp(ents[i].name + len - 9, ".egg-link") == 0;
+			if (link)
+				name = pymeta_normalize(ctx->arena, ents[i].name, len - 9);
+			else if (!(egg ? split_egg_dir(ctx->arena, ents[i].name, &name, &version)
+				       : split_dist_dir(ctx->arena, ents[i].name, &name, &version)))
+				continue;
+			if (!*name || !interesting(name))
 				continue;
 			if (py_env_wheel(env, name))
 				continue; /* the first site dir on sys.path wins, as import does */
 			const char *dir = path_join(ctx->arena, site, ents[i].name);
-			if (egg && !sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "EGG-INFO")))
+			if (link && !(info = egg_link_target(ctx, site, ents[i].name, len - 9, &version)))
+				continue;
+			if (egg && !link && !sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "EGG-INFO")))
 				continue;
 			struct py_wheel *w = ARENA_PUSH(ctx->arena, env->wheels, env->n_wheels, env->cap_wheels);
 			w->name = name;
 			w->version = version;
-			/* an egg's package sits beside EGG-INFO, as a wheel's beside its dist-info */
-			w->dist_dir = egg ? path_join(ctx->arena, dir, "EGG-INFO") : dir;
+			/* an egg's package sits beside EGG-INFO, a development link's beside its egg-info in
+			 * the source tree, as a wheel's beside its dist-info */
+			w->dist_dir = link ? info : egg ? path_join(ctx->arena, dir, "EGG-INFO") : dir;
 			if (strncmp(name, "nvidia-", 7) == 0)
 				read_record(ctx, w, site);
 		}

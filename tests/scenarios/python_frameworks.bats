@@ -432,6 +432,25 @@ system_cudnn_on_path() {
 	[ "$(echo "$fw" | jq -r '.version + " " + .cuda + " " + .path')" = "1.5.0a0+4ff3872 10.2 ${egg#"$R"}/torch" ]
 }
 
+# `python setup.py develop` (PyTorch's documented source build) leaves only torch.egg-link in
+# site-packages: the torch imported is the source tree's, its egg-info beside the package
+@test "a torch development install (torch.egg-link to a source tree) is the torch of the environment" {
+	healthy_venv
+	src="$R/home/u/pytorch"
+	mkdir -p "$src/torch.egg-info" "$src/torch"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.1.0a0+git32f93b1\n' >"$src/torch.egg-info/PKG-INFO"
+	printf "__version__ = '2.1.0a0+git32f93b1'\ncuda = '12.1'\nhip = None\n" >"$src/torch/version.py"
+	rm -rf "$site"/torch-*.dist-info "$site/torch"
+	printf '/home/u/pytorch\n.\n' >"$site/torch.egg-link"
+	check_json
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.framework=="torch")')
+	[ "$(echo "$fw" | jq -r '.version + " " + .cuda + " " + .path')" = "2.1.0a0+git32f93b1 12.1 /home/u/pytorch/torch" ]
+	# a link whose source tree is gone is no install
+	rm -rf "$src"
+	check_json
+	[ "$(echo "$output" | jq -r '[.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.framework=="torch")] | length')" = 0 ]
+}
+
 # jaxlib from PyPI without a +cuda tag is the CPU build unless a CUDA plugin sits beside it
 @test "jaxlib without a CUDA plugin: JAX's CPU build; with jax-cuda12-plugin: not a CPU build" {
 	site=$(mkpy_venv "$R" /home/u/venv 3.11)
