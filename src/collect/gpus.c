@@ -178,6 +178,7 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 	}
 	if (ctx->os == OS_LINUX)
 		collect_pci_gpus(ctx, inv);
+	size_t found = inv->n_gpus;
 	for (size_t i = 0; i < ctx->opt->n_gpus; i++) {
 		struct gpu_info *g = ARENA_PUSH(ctx->arena, inv->gpus, inv->n_gpus, inv->cap_gpus);
 		g->source = "--gpu";
@@ -187,5 +188,18 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 		if (!g->cc_major)
 			inventory_note(ctx, inv, "--gpu", "unknown GPU or architecture '%s' (try sm_86 or 8.6)",
 				       ctx->opt->gpus[i]);
+		/* a GPU the machine itself shows (the driver's list, the PCI bus) is judged once: --gpu
+		 * of the same model, or of its architecture, adds nothing but each finding twice */
+		bool arch_only = strncmp(g->name, "compute capability ", 19) == 0;
+		for (size_t k = 0; g->cc_major && k < found; k++) {
+			const struct gpu_info *o = &inv->gpus[k];
+			if (o->cc_major == g->cc_major && o->cc_minor == g->cc_minor &&
+			    (arch_only || (o->name && strcasecmp(o->name, g->name) == 0))) {
+				inventory_note(ctx, inv, "--gpu", "'%s' is the %s the machine shows (%s): judged once",
+					       ctx->opt->gpus[i], o->name ? o->name : "GPU", o->source);
+				inv->n_gpus--;
+				break;
+			}
+		}
 	}
 }

@@ -750,6 +750,22 @@ jetson_root() {
 	lacks_finding driver-gpu-unsupported
 }
 
+# --gpu names the GPU a target host has; where the machine shows that GPU itself, it is judged once
+@test "--gpu of the GPU the driver lists (by model or by architecture) is judged once, a note says so; another GPU is added" {
+	install_driver_535
+	mkdir -p "$root/proc/driver/nvidia/gpus/0000:41:00.0"
+	printf 'Model: \t\t NVIDIA A40\nBus Location: \t 0000:41:00.0\n' >"$root/proc/driver/nvidia/gpus/0000:41:00.0/information"
+	run_cudx --root "$root" --env "$env_file" --gpu "NVIDIA A40" --json
+	[ "$(json_get '["inventory"]["gpus"]' | jq -r 'length')" = 1 ]
+	[ "$(jq -r '.inventory.gpus[0].source' <<<"$output")" = /proc/driver/nvidia/gpus/0000:41:00.0/information ]
+	[[ "$(jq -r '.inventory.notes[]? | tostring' <<<"$output")" == *"is the NVIDIA A40 the machine shows"* ]]
+	run_cudx --root "$root" --env "$env_file" --gpu sm_86 --json
+	[ "$(jq -r '.inventory.gpus | length' <<<"$output")" = 1 ]
+	run_cudx --root "$root" --env "$env_file" --gpu "Tesla K80" --json
+	[ "$(jq -r '.inventory.gpus | length' <<<"$output")" = 2 ]
+	[ "$(jq -r '[.findings[] | select(.id == "driver-gpu-unsupported")] | length' <<<"$output")" = 1 ]
+}
+
 # eight A100 SXM4 GPUs as the driver lists them (an HGX/DGX A100 board), with driver 535
 hgx_a100() {
 	install_driver_535
