@@ -643,6 +643,23 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	return SUPPORT_CONFIRMS;
 }
 
+/* Whether the message's undefined driver entry point (data/driver_symbols.tsv) is one the target's
+ * driver exports: its CUDA release is the symbol's first or later. */
+static bool driver_exports_symbol(const struct explain_message *msg, const struct explain_machine *m)
+{
+	const struct driver_info *drv = &m->inv->driver;
+	const char *ver = drv->kernel_version ? drv->kernel_version : drv->effective_version;
+	const char *cuda = ver ? kb_driver_max_cuda(ver, OS_LINUX) : NULL;
+	for (size_t i = 0; cuda && i < msg->n_own; i++) {
+		const struct explain_fact *f = &msg->facts[i];
+		const struct kb_driver_symbol *ds =
+			f->kind == EXF_FORM && f->symbol ? kb_driver_symbol(f->symbol) : NULL;
+		if (ds && version_strcmp(cuda, ds->seen_in) >= 0)
+			return true;
+	}
+	return false;
+}
+
 static bool windows_message(const struct explain_message *msg)
 {
 	for (size_t i = 0; i < msg->n_own; i++) {
@@ -994,6 +1011,14 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 				    strcmp(r->causes[i].def->finding, "no-driver") == 0 &&
 				    r->causes[i].finding->severity == SEV_ERROR)
 					rank[i] = -1;
+		/* an undefined driver entry point says the driver is too old only where the driver lacks
+		 * it: where the target's driver is of a CUDA release that exports it, that reading falls,
+		 * and its driver-too-old (a finding of its own, if any) goes behind the message's other
+		 * confirmed causes (a stub first on LD_LIBRARY_PATH) */
+		if (driver_exports_symbol(msg, m))
+			for (size_t i = 0; i < r->n_causes; i++)
+				if (strcmp(r->causes[i].def->finding, "driver-too-old") == 0 && rank[i] < 3)
+					rank[i]++;
 		/* a driver that cannot drive the GPU (a branch past the GPU's last, the open module before
 		 * Turing) is why its module finds no device and does not load, or lists none: confirmed
 		 * by the target, it goes before no-driver, whose symptom it causes; only where no-driver

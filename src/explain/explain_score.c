@@ -321,6 +321,16 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 			size_t n = explain_code_causes(cat, f->code, cs, EXPLAIN_MAX_CAUSES);
 			credit_list_os(cat, t, names_dll, cs, n, s, code_because(a, f));
 		} else if (f->kind == EXF_FORM && !(f->role && strcmp(f->role, "absorbed") == 0)) {
+			/* a driver API entry point that older drivers' libcuda does not export (read from real
+			 * drivers, data/driver_symbols.tsv): the libcuda found is a driver too old, not a stub,
+			 * which exports every entry point of its release */
+			const struct kb_driver_symbol *ds = f->symbol ? kb_driver_symbol(f->symbol) : NULL;
+			const struct explain_cause_def *too_old = ds ? explain_cause_lookup(cat, "driver-too-old") : NULL;
+			if (too_old)
+				credit(t, too_old, s,
+				       arena_printf(a, "%s is not exported by the libcuda of drivers for CUDA %s and older "
+						       "(first seen in CUDA %s's; %s)",
+						    f->symbol, ds->newer_than, ds->seen_in, ds->fact.source));
 			const struct explain_libform_def *d = libform(cat, f);
 			const char *because = form_because(a, f);
 			bool dll = f->has_lib && f->lib.os == 'w';

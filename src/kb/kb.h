@@ -211,6 +211,17 @@ bool kb_nvswitch_device(unsigned device);
 /* Whether a GPU name (as the driver lists it) is an SXM module's. */
 bool kb_sxm_module(const char *name);
 
+/* --- Driver API entry points older drivers lack (data/driver_symbols.tsv) --------------------- */
+struct kb_driver_symbol {
+	const char *symbol;     /* "cuCtxCreate_v4" */
+	const char *newer_than; /* "12.2": the CUDA of the newest driver read that lacks it */
+	const char *seen_in;    /* "13.0": the CUDA of the first driver read that exports it */
+	struct kb_fact fact;
+};
+/* The row of a cu* entry point that drivers up to some CUDA release do not export, or NULL (one
+ * every driver read exports, or no driver API name). */
+const struct kb_driver_symbol *kb_driver_symbol(const char *symbol);
+
 /* --- Driver branches per GPU architecture (data/driver_gpu.tsv) ------------------------------ */
 struct kb_driver_gpu {
 	const char *cc;      /* "6.1" */

@@ -132,6 +132,14 @@ const struct kb_l4t *kb_l4t_lookup(const char *release)
 	return same_major;
 }
 
+const struct kb_driver_symbol *kb_driver_symbol(const char *symbol)
+{
+	for (size_t i = 0; symbol && i < kbt_driver_symbol_n; i++)
+		if (strcmp(symbol, kbt_driver_symbol[i].symbol) == 0)
+			return &kbt_driver_symbol[i];
+	return NULL;
+}
+
 const struct kb_driver_gpu *kb_driver_gpu(int cc_major, int cc_minor)
 {
 	char cc[24];

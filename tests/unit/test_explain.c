@@ -477,7 +477,8 @@ static const struct {
 	{ "/opt/app/libfoo.so: wrong ELF class: ELFCLASS32", "lib-wrong-arch" },
 	{ "libcublasLt.so.12: file too short", "lib-damaged" },
 	/* symbols of other families */
-	{ "python: symbol lookup error: /opt/x/libtorch_cuda.so: undefined symbol: cuTensorMapEncodeTiled", "stub-libcuda" },
+	/* cuTensorMapEncodeTiled came with CUDA 12.0: driver 470's libcuda lacks it (data/driver_symbols.tsv) */
+	{ "python: symbol lookup error: /opt/x/libtorch_cuda.so: undefined symbol: cuTensorMapEncodeTiled", "driver-too-old" },
 	{ "undefined symbol: cudnnGetLibConfig, version libcudnn.so.9", "cudnn-mixed-versions" },
 	/* the caller of a missing cuDNN symbol: a framework's binary (its cuDNN is too old), not a
 	 * cuDNN sub-library (two releases mixed) */
@@ -1364,6 +1365,10 @@ static const struct {
 	/* an NVML entry point the driver's NVML lacks; the symbol, not the plugin's generic failure */
 	{ "k8s-device-plugin: symbol lookup error: /usr/bin/nvidia-device-plugin: undefined symbol: nvmlDeviceGetMigMode",
 	  "driver-too-old" },
+	/* a driver entry point older drivers lack (read from real drivers): the driver is too old; an
+	 * entry point every driver exports missing is no real libcuda (a stub) */
+	{ "OSError: /opt/app/bin/engine: undefined symbol: cuCtxCreate_v4", "driver-too-old" },
+	{ "OSError: /opt/app/bin/engine: undefined symbol: cuEventDestroy_v2", "stub-libcuda" },
 	/* quotes escaped inside a Go error or JSON string are quotes */
 	{ "OCI runtime exec failed: exec failed: container_linux.go:380: starting container process caused: exec: \\\"nvidia-smi\\\": executable file not found in $PATH: unknown",
 	  "container-no-gpu" },

@@ -111,6 +111,17 @@ static void driver_branches_per_gpu(void **state)
 	assert_null(kb_driver_gpu(11, 0)); /* Jetson Thor: L4T's */
 }
 
+static void driver_symbols(void **state)
+{
+	(void)state;
+	/* read from the real libcuda of drivers 470 and 535 and the CUDA 13 stub (S40) */
+	assert_string_equal(kb_driver_symbol("cuCtxCreate_v4")->newer_than, "12.2");
+	assert_string_equal(kb_driver_symbol("cuCtxCreate_v4")->seen_in, "13.0");
+	assert_null(kb_driver_symbol("cuInit"));
+	assert_null(kb_driver_symbol("cuEventDestroy_v2"));
+	assert_null(kb_driver_symbol(NULL));
+}
+
 static void version_encodings(void **state)
 {
 	(void)state;
@@ -391,7 +402,8 @@ int main(void)
 		cmocka_unit_test(cuda_release_driver_minimums), cmocka_unit_test(minor_compat_floors),
 		cmocka_unit_test(driver_max_cuda),
 		cmocka_unit_test(jetson_l4t_releases),
-		cmocka_unit_test(driver_branches_per_gpu),              cmocka_unit_test(version_encodings),
+		cmocka_unit_test(driver_branches_per_gpu),
+		cmocka_unit_test(driver_symbols),              cmocka_unit_test(version_encodings),
 		cmocka_unit_test(gpus_and_compute_capabilities), cmocka_unit_test(nvcc_arch_support),
 		cmocka_unit_test(library_names),                cmocka_unit_test(dlopen_edges),
 		cmocka_unit_test(cudnn_releases),               cmocka_unit_test(error_codes),
