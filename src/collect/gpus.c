@@ -191,10 +191,14 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 		/* a GPU the machine itself shows (the driver's list, the PCI bus) is judged once: --gpu
 		 * of the same model, or of its architecture, adds nothing but each finding twice */
 		bool arch_only = strncmp(g->name, "compute capability ", 19) == 0;
+		const struct kb_gpu *model = kb_gpu_lookup(ctx->opt->gpus[i]);
 		for (size_t k = 0; g->cc_major && k < found; k++) {
 			const struct gpu_info *o = &inv->gpus[k];
-			if (o->cc_major == g->cc_major && o->cc_minor == g->cc_minor &&
-			    (arch_only || (o->name && strcasecmp(o->name, g->name) == 0))) {
+			/* the same model by the knowledge base's name ("H100" is "NVIDIA H100 80GB HBM3" as
+			 * the driver lists it), or by the name itself where the knowledge base has none */
+			bool same = o->name && (strcasecmp(o->name, g->name) == 0 ||
+						(model && kb_gpu_lookup(o->name) == model));
+			if (o->cc_major == g->cc_major && o->cc_minor == g->cc_minor && (arch_only || same)) {
 				inventory_note(ctx, inv, "--gpu", "'%s' is the %s the machine shows (%s): judged once",
 					       ctx->opt->gpus[i], o->name ? o->name : "GPU", o->source);
 				inv->n_gpus--;

@@ -472,9 +472,21 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 					 "modules\", then RmInitAdapter failed), so nvidia-smi finds no device and CUDA reports "
 					 "error 100.",
 				      ver, row->family);
-			finding_fix(f, "install the open flavour of the same driver (Ubuntu: nvidia-driver-%d-open; runfile: "
-				       "--kernel-module-type=open; NixOS: hardware.nvidia.open = true), then reboot",
-				    branch);
+			/* the first branch for the GPU: the minimum driver of the CUDA release that added its
+			 * architecture (data/cuda_arch.tsv, data/cuda_driver.tsv) */
+			const struct kb_arch_support *arch = kb_arch_support(g->cc_major * 10 + g->cc_minor);
+			const struct kb_cuda_release *rel = arch ? kb_cuda_release(arch->added) : NULL;
+			const char *first = rel ? kb_cuda_release_driver(rel, OS_LINUX) : NULL;
+			if (first && atoi(first) > branch)
+				finding_fix(f, "install driver %s or newer (the first of CUDA %s, which added sm_%d%d) in its open "
+					       "flavour (Ubuntu: nvidia-driver-%d-open; runfile: --kernel-module-type=open; "
+					       "NixOS: hardware.nvidia.open = true), then reboot",
+					    first, arch->added, g->cc_major, g->cc_minor, atoi(first));
+			else
+				finding_fix(f, "install the open flavour of the same driver (Ubuntu: nvidia-driver-%d-open; "
+					       "runfile: --kernel-module-type=open; NixOS: hardware.nvidia.open = true), then "
+					       "reboot",
+					    branch);
 		} else
 			continue;
 		finding_subject(f, g->source);

@@ -643,6 +643,13 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	return SUPPORT_CONFIRMS;
 }
 
+/* Whether the text's first cause is a driver too old for the runtime (error 35 and its wordings). */
+static bool lead_is_driver_too_old(const struct explain_result *r, size_t n_text)
+{
+	return n_text && (strcmp(r->causes[0].def->finding, "driver-too-old") == 0 ||
+			  strcmp(r->causes[0].def->finding, "framework-driver-too-old") == 0);
+}
+
 /* Whether the message's undefined driver entry point (data/driver_symbols.tsv) is one the target's
  * driver exports: its CUDA release is the symbol's first or later. */
 static bool driver_exports_symbol(const struct explain_message *msg, const struct explain_machine *m)
@@ -828,10 +835,11 @@ static void add_family_errors(struct arena *a, const struct explain_machine *m, 
 		    !cause_among(r, n_text, "no-driver") && !cause_among(r, n_text, "fabric-manager-not-running"))
 			continue;
 		/* nor does a driver that cannot drive the GPU, which makes CUDA find no device (100): it
-		 * joins a message that leads with no device or no driver, not an error 35 of a runtime
-		 * newer than the driver (set 10: a Blackwell machine's "InsufficientDriver") */
-		if (strcmp(f->id, "driver-gpu-unsupported") == 0 && n_text &&
-		    strcmp(r->causes[0].def->finding, "no-device") != 0 && strcmp(r->causes[0].def->finding, "no-driver") != 0)
+		 * joins a message with no device or no driver among its causes, unless it leads with a
+		 * driver too old for the runtime (set 10: a Blackwell machine's "InsufficientDriver") */
+		if (strcmp(f->id, "driver-gpu-unsupported") == 0 &&
+		    ((!cause_among(r, n_text, "no-device") && !cause_among(r, n_text, "no-driver")) ||
+		     lead_is_driver_too_old(r, n_text)))
 			continue;
 		bool named = false;
 		for (size_t k = 0; k < r->n_causes && !named; k++)
@@ -1021,19 +1029,14 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 					rank[i]++;
 		/* a driver that cannot drive the GPU (a branch past the GPU's last, the open module before
 		 * Turing) is why its module finds no device and does not load, or lists none: confirmed
-		 * by the target, it goes before no-driver, whose symptom it causes; only where no-driver
-		 * leads: behind another cause (a driver too old for the runtime, error 35) it explains
-		 * nothing of the message */
-		int lead = 4;
-		for (size_t i = 0; i < r->n_causes; i++)
-			if (rank[i] < lead)
-				lead = rank[i];
-		for (size_t g = 0; g < r->n_causes; g++) {
+		 * by the target, it goes before no-driver, whose symptom it causes; not where the
+		 * message leads with a driver too old for the runtime (error 35), which it does not cause */
+		for (size_t g = 0; g < r->n_causes && !lead_is_driver_too_old(r, r->n_causes); g++) {
 			if (!r->causes[g].finding || r->causes[g].finding->severity != SEV_ERROR ||
 			    strcmp(r->causes[g].def->finding, "driver-gpu-unsupported") != 0)
 				continue;
 			for (size_t i = 0; i < r->n_causes; i++)
-				if (strcmp(r->causes[i].def->finding, "no-driver") == 0 && rank[i] == lead && rank[g] >= rank[i])
+				if (strcmp(r->causes[i].def->finding, "no-driver") == 0 && rank[g] >= rank[i])
 					rank[g] = rank[i] > -2 ? rank[i] - 1 : -2;
 		}
 	}

@@ -323,8 +323,10 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 		} else if (f->kind == EXF_FORM && !(f->role && strcmp(f->role, "absorbed") == 0)) {
 			/* a driver API entry point that older drivers' libcuda does not export (read from real
 			 * drivers, data/driver_symbols.tsv): the libcuda found is a driver too old, not a stub,
-			 * which exports every entry point of its release */
-			const struct kb_driver_symbol *ds = f->symbol ? kb_driver_symbol(f->symbol) : NULL;
+			 * which exports every entry point of its release; not the linker's "undefined
+			 * reference", where the stub or -lcuda is at fault and no driver runs */
+			bool link_time = strncmp(f->pattern->id, "undefined-reference", 19) == 0; /* ld: no driver involved */
+			const struct kb_driver_symbol *ds = f->symbol && !link_time ? kb_driver_symbol(f->symbol) : NULL;
 			const struct explain_cause_def *too_old = ds ? explain_cause_lookup(cat, "driver-too-old") : NULL;
 			if (too_old)
 				credit(t, too_old, s,

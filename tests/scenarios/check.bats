@@ -731,8 +731,11 @@ jetson_root() {
 	[[ "$output" == *"error   driver-gpu-unsupported: the proprietary kernel module cannot drive the NVIDIA GeForce RTX 5090 (Blackwell, sm_120): it needs the open one"* ]]
 	[[ "$output" == *"--kernel-module-type=open"* ]]
 	[[ "$output" == *"Blackwell GPUs: the open kernel module only"* ]]
+	[[ "$output" == *"nvidia-driver-575-open"* ]]
 	# explain: it is why no device is found, not why a runtime wants a newer driver (error 35)
 	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json "No devices were found"
+	[ "$(jq -r '.messages[0].causes[0].id' <<<"$output")" = driver-gpu-unsupported ]
+	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json "CUDA error: no CUDA-capable device is detected"
 	[ "$(jq -r '.messages[0].causes[0].id' <<<"$output")" = driver-gpu-unsupported ]
 	run_strict -1 "$CUDX" explain --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json "CUDA driver version is insufficient for CUDA runtime version"
 	# (this tree's user space is 535 under a 575 module: the mismatch leads; the GPU is no cause)
@@ -745,6 +748,11 @@ jetson_root() {
 	proc_version "$root" 575.64.05
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 4090" --json
 	lacks_finding driver-gpu-unsupported
+	# a branch from before Blackwell: the fix names the first branch for it, not the same one's open flavour
+	proc_version "$root" 535.183.01
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090"
+	[[ "$output" == *"install driver 570."*" or newer (the first of CUDA 12.8, which added sm_120) in its open flavour"* ]]
+	[[ "$output" != *"nvidia-driver-535-open"* ]]
 	rm -rf "$root/proc/driver/nvidia" "$root/sys/module/nvidia"
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --driver 575.64.05 --json
 	lacks_finding driver-gpu-unsupported
@@ -760,6 +768,10 @@ jetson_root() {
 	[ "$(jq -r '.inventory.gpus[0].source' <<<"$output")" = /proc/driver/nvidia/gpus/0000:41:00.0/information ]
 	[[ "$(jq -r '.inventory.notes[]? | tostring' <<<"$output")" == *"is the NVIDIA A40 the machine shows"* ]]
 	run_cudx --root "$root" --env "$env_file" --gpu sm_86 --json
+	[ "$(jq -r '.inventory.gpus | length' <<<"$output")" = 1 ]
+	# the knowledge base's model, whatever the driver's exact name ("A100" is "NVIDIA A100-SXM4-80GB")
+	printf 'Model: \t\t NVIDIA A100-SXM4-80GB\nBus Location: \t 0000:41:00.0\n' >"$root/proc/driver/nvidia/gpus/0000:41:00.0/information"
+	run_cudx --root "$root" --env "$env_file" --gpu A100 --json
 	[ "$(jq -r '.inventory.gpus | length' <<<"$output")" = 1 ]
 	run_cudx --root "$root" --env "$env_file" --gpu "Tesla K80" --json
 	[ "$(jq -r '.inventory.gpus | length' <<<"$output")" = 2 ]

@@ -1348,6 +1348,8 @@ static const struct {
 	/* the Unified Memory module that did not load is not the driver that did not */
 	{ "modprobe: ERROR: could not insert 'nvidia_uvm': No such device", "nvidia-uvm-missing" },
 	{ "modprobe: ERROR: could not insert 'nvidia': Operation not permitted", "no-driver" },
+	{ "systemd-modules-load[1]: Failed to insert module 'nvidia-tesla-470': No such device", "no-driver" },
+	{ "systemd-modules-load[1]: Failed to insert module 'nvidia-current-uvm': No such device", "nvidia-uvm-missing" },
 	/* TensorFlow's cudart stub says "drivers" when the CUDA runtime library did not load */
 	{ "I external/local_xla/xla/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used.",
 	  "framework-lib-missing" },
@@ -1377,6 +1379,7 @@ static const struct {
 static void test_set26_forms(void **state)
 {
 	(void)state;
+	const struct explain_message *m0;
 	for (size_t i = 0; i < sizeof set26_forms / sizeof set26_forms[0]; i++) {
 		const struct explain_message *m = first_message(set26_forms[i].text);
 		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
@@ -1384,8 +1387,13 @@ static void test_set26_forms(void **state)
 			print_message("'%s' -> %s, expected %s\n", set26_forms[i].text, got, set26_forms[i].finding);
 		assert_string_equal(got, set26_forms[i].finding);
 	}
-	/* a device count that was read is no failure */
+	/* a device count that was read is no failure, nor a count of GPUs without CUDA */
 	assert_null(first_message("Number of CUDA devices: 2"));
+	assert_null(first_message("error: unable to read gpu count from config file"));
+	/* the linker's undefined reference runs no driver: no driver too old */
+	m0 = first_message("/usr/bin/ld: main.o: undefined reference to `cuCtxCreate_v4'");
+	assert_non_null(m0);
+	assert_string_not_equal(m0->cands[0].cause->finding, "driver-too-old");
 	/* -lNAME-like words and escaped backslashes that quote nothing stay as they are */
 	const struct explain_message *m = first_message("could not find library at C:\\\\tools\\\\cudnn64_8.dll");
 	assert_non_null(m);
