@@ -196,8 +196,8 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv)
 			const struct gpu_info *o = &inv->gpus[k];
 			/* the same model by the knowledge base's name ("H100" is "NVIDIA H100 80GB HBM3" as
 			 * the driver lists it), or by the name itself where the knowledge base has none */
-			bool same = o->name && (strcasecmp(o->name, g->name) == 0 ||
-						(model && kb_gpu_lookup(o->name) == model));
+			bool same = o->name &&
+				    (strcasecmp(o->name, g->name) == 0 || (model && kb_gpu_lookup(o->name) == model));
 			if (o->cc_major == g->cc_major && o->cc_minor == g->cc_minor && (arch_only || same)) {
 				inventory_note(ctx, inv, "--gpu", "'%s' is the %s the machine shows (%s): judged once",
 					       ctx->opt->gpus[i], o->name ? o->name : "GPU", o->source);
