@@ -98,23 +98,18 @@ hostcache_package() {
 	echo "$HOSTCACHE_PKGS/${rest%%/*}"
 }
 
-# Whether a test tree can hard-link the package cache's files (tried once, remembered in the cache).
-# Not where the cache lies on another mount (the machine sets' tree recipes run in a mount namespace
-# with the rest read-only) or belongs to another user (fs.protected_hardlinks): the files are then
-# copied into this cache, as a host's are.
-hostcache_package_links() {
-	local f=$CUDX_HOSTCACHE/.package-links v= probe
-	[ -r "$f" ] && read -r v <"$f"
-	if [ -z "$v" ]; then
-		v=no
-		probe=$(find "$HOSTCACHE_PKGS" -mindepth 2 -maxdepth 2 -name DEB -type f -print -quit 2>/dev/null)
-		[ -n "$probe" ] || { echo no; return; } # nothing fetched yet: try again next time
-		ln -- "$probe" "$f.probe.$$" 2>/dev/null && v=yes
-		rm -f "$f.probe.$$"
-		echo "$v" >"$f"
-	fi
-	echo "$v"
+# Whether a test tree can hard-link the package cache's files. Not where the cache lies on another
+# mount (the machine sets' tree recipes run in a mount namespace with the rest read-only) or
+# belongs to another user (fs.protected_hardlinks): the files are then copied into this cache, as a
+# host's are.
+hostcache_try_package_link() {
+	local probe
+	probe=$(find "$HOSTCACHE_PKGS" -mindepth 2 -maxdepth 2 -name DEB -type f -print -quit 2>/dev/null)
+	[ -n "$probe" ] || return 2 # nothing fetched yet: try again next time
+	ln -- "$probe" "$1" 2>/dev/null
 }
+
+hostcache_package_links() { hostcache_probe package-links hostcache_try_package_link; }
 
 hostcache_package_check() { # PKGDIR (under the lock): stamps the package at its first use
 	local pkg=$1 deb stamp
@@ -161,18 +156,27 @@ hostcache_link() {
 	cp -- "$entry" "$dst"
 }
 
-# Whether the cache's file system clones files (tried once, remembered in the cache).
-hostcache_reflink() {
-	local f=$CUDX_HOSTCACHE/.reflink v=
+# hostcache_probe NAME TRY: whether TRY succeeds (yes/no), tried once and remembered in the cache as
+# .NAME. TRY gets a scratch path to create; exit status 2 says it cannot tell yet (nothing to try
+# it on), which is not remembered.
+hostcache_probe() {
+	local f=$CUDX_HOSTCACHE/.$1 v= rc=0
 	[ -r "$f" ] && read -r v <"$f"
 	if [ -z "$v" ]; then
+		"$2" "$f.probe.$$" || rc=$?
+		rm -f "$f.probe.$$" "$f.probe.$$.clone"
+		[ "$rc" = 2 ] && { echo no; return; }
 		v=no
-		echo x >"$f.probe.$$" && cp --reflink=always "$f.probe.$$" "$f.clone.$$" 2>/dev/null && v=yes
-		rm -f "$f.probe.$$" "$f.clone.$$"
+		[ "$rc" = 0 ] && v=yes
 		echo "$v" >"$f"
 	fi
 	echo "$v"
 }
+
+hostcache_try_reflink() { echo x >"$1" && cp --reflink=always "$1" "$1.clone" 2>/dev/null; }
+
+# Whether the cache's file system clones files.
+hostcache_reflink() { hostcache_probe reflink hostcache_try_reflink; }
 
 hostfile() {
 	local src=$1 dst=$2 entry
