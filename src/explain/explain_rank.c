@@ -23,6 +23,7 @@
 #include "diag/rule.h"
 #include "explain/explain_rank.h"
 #include "fmt/version.h"
+#include "kb/kb.h"
 
 const char *explain_conf_name(enum explain_conf c)
 {
@@ -271,6 +272,49 @@ static const char *check_driver_new_enough(struct arena *a, const struct explain
 			    m->inv->driver.effective_version, m->inv->driver.max_cuda, cuda);
 }
 
+/* The newest CUDA major of the CUDA libraries on a search path here (a runtime, cuBLAS, cuFFT ...;
+ * not the driver's own, not stubs); 0 when none. */
+static int newest_path_cuda_major(const struct inventory *inv, const struct lib_file **which)
+{
+	int best = 0;
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (l->broken_link || l->is_stub || l->cuda_major <= best || !origin_on_path(l->origin) ||
+		    (l->family && strcmp(l->family, "driver") == 0))
+			continue;
+		best = l->cuda_major;
+		*which = l;
+	}
+	return best;
+}
+
+/* driver-new-enough, and where the message names no CUDA the machine's own CUDA libraries: since
+ * CUDA 11 a runtime runs on any driver of its major from the major's minor-version floor on, so a
+ * driver whose CUDA major covers every CUDA library on the search path cannot be what error 35
+ * means (its JIT of newer PTX can still fail: ptx-too-new keeps driver-new-enough). */
+static const char *check_driver_covers_runtimes(struct arena *a, const struct explain_machine *m,
+						struct explain_result *r)
+{
+	if (explain_kv_get(r, "cuda"))
+		return check_driver_new_enough(a, m, r);
+	const struct driver_info *d = &m->inv->driver;
+	const struct lib_file *l = NULL;
+	int major = newest_path_cuda_major(m->inv, &l);
+	struct version have, floor_v;
+	if (major < 11 || !d->max_cuda || !d->effective_version || d->libcuda_is_stub ||
+	    !version_parse(d->max_cuda, &have) || have.part[0] < major)
+		return NULL;
+	const char *floor = kb_minor_compat_floor(major, m->os, NULL);
+	struct version dv;
+	if (!floor || !version_parse(floor, &floor_v) || !version_parse(d->effective_version, &dv) ||
+	    version_cmp(&dv, &floor_v) < 0)
+		return NULL;
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, and the newest CUDA library on the "
+			       "search path is of CUDA %d (%s), which runs on any driver from %s on (minor-version "
+			       "compatibility)",
+			    d->effective_version, d->max_cuda, major, l->path, floor);
+}
+
 /* The converse of driver-new-enough: the driver here supports an older CUDA than the one the
  * message needs (the image's NVIDIA_REQUIRE_CUDA, the runtime a program was built with). */
 static const char *driver_below_message_cuda(struct arena *a, const struct explain_machine *m,
@@ -428,6 +472,7 @@ static const struct {
 	{ "versioned-copy-absent", check_versioned_copy_absent }, { "torch-gpu-build", check_torch_gpu_build },
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
 	{ "driver-versions-agree", check_driver_versions_agree },
+	{ "driver-covers-runtimes", check_driver_covers_runtimes },
 };
 
 bool explain_rule_out_known(const char *name)
@@ -756,7 +801,8 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 			return 3;
 		}
 	/* a cause that the driver's CUDA would rule out is confirmed where that CUDA falls short */
-	if (strcmp(c->rule_out, "driver-new-enough") == 0 && (why = driver_below_message_cuda(a, m, r))) {
+	if ((strcmp(c->rule_out, "driver-new-enough") == 0 || strcmp(c->rule_out, "driver-covers-runtimes") == 0) &&
+	    (why = driver_below_message_cuda(a, m, r))) {
 		cr->conf = EXPLAIN_CONFIRMED;
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, why);
 		return 0;

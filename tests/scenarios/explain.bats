@@ -58,15 +58,15 @@ msg_35() {
 	jq -e '.causes[0].evidence | map(test("470")) | any' <<<"$output"
 }
 
-@test "driver 535 with CUDA 11.8: error 35 cannot be this machine's, driver-too-old not confirmed" {
+@test "driver 535 with CUDA 11.8: error 35 cannot be this machine's, driver-too-old ruled out" {
 	install_driver_535
 	need_pkg libcudart11.0
 	add_pkg "$root" libcudart11.0
 	explain_here "$(msg_35)"
 	jq -e '.messages[0].facts | map(.name) | index("cudaErrorInsufficientDriver")' <<<"$output"
-	# a cause still, but not confirmed by this tree
-	conf=$(cause_conf driver-too-old)
-	[ "$conf" = low ] || [ "$conf" = medium ]
+	# driver 535 runs CUDA 12.2: every CUDA 11 runtime here runs on it
+	[ "$(cause_conf driver-too-old)" = ruled-out ]
+	jq -e '.causes[] | select(.id == "driver-too-old") | .ruled_out_because | test("CUDA 11 .*minor-version")' <<<"$output"
 }
 
 @test "the stubs first on LD_LIBRARY_PATH: 'CUDA driver is a stub library' is stub-libcuda" {
@@ -995,6 +995,28 @@ GPU is NOT AVAILABLE"
 	mkpy_torch "$site" 2.7.0+cpu None
 	explain_here 'torch.cuda.is_available() -> False'
 	[ "$(cause_conf torch-cpu-build)" != ruled-out ]
+}
+
+# Set 26's h-08: error 35 in a pod whose driver (550, CUDA 12.4) covers the CUDA 12 libraries the
+# program loads (minor-version compatibility): the driver's age cannot be the cause
+@test "error 35 where the driver's CUDA major covers every CUDA library on the search path rules out driver-too-old; a driver below the major's floor does not" {
+	first_id() { jq -r '.causes[0].id' <<<"$output"; }
+	mkdir -p "$root/$MULTIARCH"
+	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
+	fake_lib "$root" /venv/lib/python3.12/site-packages/nvidia/cublas/lib/libcublas.so.12 libcublas.so.12
+	echo "LD_LIBRARY_PATH=/venv/lib/python3.12/site-packages/nvidia/cublas/lib" >"$env_file"
+	proc_version "$root" 550.144.03
+	local msg='RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version'
+	explain_here "$msg"
+	[ "$(cause_conf driver-too-old)" = ruled-out ]
+	[ "$(cause_conf framework-driver-too-old)" = ruled-out ]
+	[ "$(first_id)" != driver-too-old ]
+	jq -e '.causes[] | select(.id == "driver-too-old") | .ruled_out_because | test("CUDA 12 .*minor-version")' <<<"$output"
+	# 450 runs CUDA up to 11.0: below CUDA 12's minor-version floor, the driver's age stays a cause
+	proc_version "$root" 450.80.02
+	explain_here "$msg"
+	[ "$(cause_conf driver-too-old)" != ruled-out ]
+	[ "$(cause_conf framework-driver-too-old)" != ruled-out ]
 }
 
 @test "CUDA_VISIBLE_DEVICES=1 where one /dev/nvidiaN exists: check's cuda-visible-devices-hides, explain's first cause; an empty library file in a container: the NVIDIA runtime did not run" {
