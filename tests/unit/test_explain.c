@@ -1312,8 +1312,11 @@ static void test_set25_forms(void **state)
 		first_message("Error limit reached. 100 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".");
 	assert_null(fact_of(m, EXF_CODE, 0));
 	assert_non_null(fact_of(first_message("CUDA error 100: no CUDA-capable device is detected"), EXF_CODE, 0));
-	/* cuSOLVER's "internal error" is not cuSPARSE's, whose text it shares */
-	assert_null(first_message("operation cusolverDnCreate(&handle) failed: cuSolver internal error"));
+	/* cuSOLVER's "internal error" (jaxlib's words for it) is not cuSPARSE's, whose text it shares */
+	assert_string_equal(
+		fact_of(first_message("operation cusolverDnCreate(&handle) failed: cuSolver internal error"), EXF_CODE, 0)
+			->code->api,
+		"cusolver");
 	assert_string_equal(fact_of(first_message("cusparse internal error"), EXF_CODE, 0)->code->api, "cusparse");
 	/* a driver too old for a CUDA is not a driver that refuses a GPU */
 	m = first_message("the NVIDIA driver does not support CUDA 12.4");
@@ -1403,6 +1406,49 @@ static void test_set26_forms(void **state)
 	assert_true(dll);
 }
 
+/* Set 27's misses, as general facts, in wordings written here. */
+static const struct {
+	const char *text, *finding;
+} set27_forms[] = {
+	/* 300 prints 200's text, "device kernel image is invalid": code for another GPU */
+	{ "cuModuleLoadData returned CUDA_ERROR_INVALID_SOURCE", "no-kernel-image" },
+	{ "kernel launch: CUDA error DRIVER: '300' in func 'solve'", "no-kernel-image" },
+	/* the conda solver's __cuda is the driver's CUDA, older than the package needs */
+	{ "package pytorch-cuda-12.1-ha16c6d3_5 has constraint __cuda >=12.1 conflicting with __cuda-11.4-0", "driver-too-old" },
+	/* NVIDIA_VISIBLE_DEVICES naming a GPU the host or the job does not have */
+	{ "nvidia-container-cli: device error: GPU-8f3c2a1e-0000-1111-2222-333344445555: unknown device",
+	  "cuda-visible-devices-hides" },
+	/* CMake's CUDA compiler test without the toolkit's nvcc */
+	{ "CMake Error at CMakeDetermineCUDACompiler.cmake:280 (message): Failed to detect a default CUDA architecture.",
+	  "cuda-toolkit-not-found" },
+	/* a program that dlopens the unversioned NVML name: the -dev link the runtime packages lack */
+	{ "nvml: dlopen failed: libnvidia-ml.so: cannot open shared object file: No such file or directory", "lib-not-found" },
+	/* no devices, in a log that names WSL */
+	{ "Running on WSL2: CUDA device count is 0", "wsl-libcuda" },
+	{ "CUDA device count is 0", "no-device" },
+	/* XLA's and jaxlib's words for cuSOLVER's and cuBLAS's statuses */
+	{ "RuntimeError: jaxlib/gpu/solver_kernels.cc:45: operation gpusolverDnCreate(&handle) failed: cuSolver architecture mismatch error",
+	  "framework-gpu-arch" },
+	{ "INTERNAL: operation cublasCreate(&handle) failed: cuBlas allocation failure", "gpu-out-of-memory" },
+};
+
+static void test_set27_forms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof set27_forms / sizeof set27_forms[0]; i++) {
+		const struct explain_message *m = first_message(set27_forms[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		if (strcmp(got, set27_forms[i].finding) != 0)
+			print_message("'%s' -> %s, expected %s\n", set27_forms[i].text, got, set27_forms[i].finding);
+		assert_string_equal(got, set27_forms[i].finding);
+	}
+	/* jaxlib's text is the code itself */
+	assert_string_equal(fact_of(first_message("operation gpusolverDnCreate(&handle) failed: cuSolver internal error"),
+				    EXF_CODE, 0)
+				    ->code->name,
+			    "CUSOLVER_STATUS_INTERNAL_ERROR");
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1438,6 +1484,7 @@ int main(void)
 		cmocka_unit_test(test_tool_phrase_first),
 		cmocka_unit_test(test_set25_forms),
 		cmocka_unit_test(test_set26_forms),
+		cmocka_unit_test(test_set27_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
