@@ -957,8 +957,9 @@ GPU is NOT AVAILABLE"
 	[ "$(first_id)" = no-device ]
 	# a math library of a CUDA release before the GPU (PyTorch cu117's cuFFT on an sm_89 card)
 	explain_here 'RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR'
-	[ "$(first_id)" = gpu-unsupported-by-toolkit ]
-	[ "$(jq -r '.causes[1].id' <<<"$output")" = framework-gpu-arch ]
+	[ "$(first_id)" = no-kernel-image ]
+	[ "$(jq -r '.causes[1].id' <<<"$output")" = gpu-unsupported-by-toolkit ]
+	[ "$(jq -r '.causes[2].id' <<<"$output")" = framework-gpu-arch ]
 }
 
 # Set 21's machines: what the target shows confirms, contradicts or orders the text's causes

@@ -452,10 +452,10 @@ static const struct {
 	{ "cudnn status 3005 while building the graph", "driver-too-old" },
 	{ "cublasLtMatmul returned CUBLAS_STATUS_ALLOC_FAILED", "gpu-out-of-memory" },
 	/* cuFFT's internal error is PyTorch's cu117 build on an Ada GPU (S27): the cuFFT of CUDA 11.7,
-	 * a release before sm_89, is gpu-unsupported-by-toolkit ("the libraries of that release carry
-	 * none either", docs/findings.md; set 26's labels), the framework's own code second; the other
-	 * math libraries' statuses take cuBLAS's causes */
-	{ "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", "gpu-unsupported-by-toolkit" },
+	 * a release before sm_89, has no kernel for it (no-kernel-image, which the confirmed reports of
+	 * sets 25 to 27 all accept), then a toolkit too old for the GPU, then the framework's build;
+	 * the other math libraries' statuses take cuBLAS's causes */
+	{ "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", "no-kernel-image" },
 	{ "cusolverDnCreate(handle) failed: CUSOLVER_STATUS_ALLOC_FAILED", "gpu-out-of-memory" },
 	{ "CUSPARSE_STATUS_ARCH_MISMATCH in cusparseSpMM", "framework-gpu-arch" },
 	{ "CUDA error 804 at init.cu:12", "forward-compat-unsupported" },
@@ -943,7 +943,7 @@ static const struct {
 	{ "XLA: could not locate libdevice under any CUDA root", "cuda-toolkit-not-found" },
 	{ "error: libdevice file not found in /opt/cuda/nvvm/libdevice", "cuda-toolkit-not-found" },
 	{ "warning: this library was not compile with GPU support", "framework-cpu-build" },
-	{ "THCudaBlas: cublas runtime error : the GPU program failed to execute at THCBlas.cu:411", "gpu-unsupported-by-toolkit" },
+	{ "THCudaBlas: cublas runtime error : the GPU program failed to execute at THCBlas.cu:411", "no-kernel-image" },
 	{ "cuDNN error: CUDNN_STATUS_EXECUTION_FAILED while running the convolution", "framework-gpu-arch" },
 	{ "Error loading onnxruntime_providers_cuda.dll which depends on cudnn64_9.dll which is missing", "dll-wrong-major" },
 	{ "error loading c10_cuda.dll", "dll-dependency-missing" },
@@ -1365,8 +1365,8 @@ static const struct {
 	{ "Failed to load the native TensorFlow runtime.", "framework-lib-missing" },
 	/* cudaGetDeviceCount failing, in a program's words */
 	{ "Could not get the number of CUDA devices, is a driver installed?", "driver-too-old" },
-	/* a math library's kernel failing: first a toolkit too old for the GPU */
-	{ "RuntimeError: cuFFT error: CUFFT_EXEC_FAILED", "gpu-unsupported-by-toolkit" },
+	/* a math library's kernel failing: first a library with no kernel for the GPU */
+	{ "RuntimeError: cuFFT error: CUFFT_EXEC_FAILED", "no-kernel-image" },
 	/* an NVML entry point the driver's NVML lacks; the symbol, not the plugin's generic failure */
 	{ "k8s-device-plugin: symbol lookup error: /usr/bin/nvidia-device-plugin: undefined symbol: nvmlDeviceGetMigMode",
 	  "driver-too-old" },
