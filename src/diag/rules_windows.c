@@ -270,9 +270,10 @@ static void diag_dep_missing(struct win_diag *wd, const struct win_tree *t, size
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
-static void diag_not_found(struct win_diag *wd, const struct win_query *q)
+/* r: the DLL not found; reason: why the walk looked for it; exe: the program that imports it
+ * directly, NULL when the DLL itself was asked for */
+static void diag_not_found(struct win_diag *wd, const struct win_resolution *r, const char *reason, const char *exe)
 {
-	const struct win_resolution *r = &q->tree.nodes[0].res;
 	const struct win_candidate *good = good_elsewhere(r, false);
 	struct finding *f = emit(wd, "dll-not-found", r->name,
 				 good ? arena_printf(wd->ctx->arena, "%s is installed at %s, but not where Windows looks", r->name,
@@ -281,7 +282,14 @@ static void diag_not_found(struct win_diag *wd, const struct win_query *q)
 	if (!f)
 		return;
 	const char *label = component_label(r->name);
-	if (good)
+	if (exe)
+		finding_cause(f,
+			      "%s imports %s directly, and %s is in none of the directories Windows searches%s. Windows stops "
+			      "the program before it starts (STATUS_DLL_NOT_FOUND, 0xC0000135; its dialog names %s).",
+			      exe, r->name, r->name,
+			      good ? arena_printf(wd->ctx->arena, " (a copy is at %s)", win_path(wd, good->path)) : "",
+			      r->name);
+	else if (good)
 		finding_cause(f,
 			      "Windows looks for %s only in the directories below (it does not search subdirectories, "
 			      "and CUDA 13 puts its DLLs in bin\\x64, cuDNN 9 in bin\\<CUDA version>). The copy at %s (%s) "
@@ -291,8 +299,8 @@ static void diag_not_found(struct win_diag *wd, const struct win_query *q)
 		finding_cause(f, "%s%s%s is in none of the searched directories, nor in the CUDA, cuDNN or pip "
 			      "locations cudx knows; the load fails with error 126.",
 			      r->name, label ? arena_printf(wd->ctx->arena, " (%s)", label) : "", "");
-	if (q->reason)
-		finding_evidence(f, "checked because: %s", q->reason);
+	if (reason)
+		finding_evidence(f, "checked because: %s", reason);
 	evidence_search(wd, f, r);
 	evidence_elsewhere(wd, f, r);
 	if (good)
@@ -363,6 +371,12 @@ static void diag_proc_missing(struct win_diag *wd, const struct win_tree *t, siz
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
+static bool is_exe(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcasecmp(name + n - 4, ".exe") == 0;
+}
+
 /* One missing or unusable DLL in a tree: pick the most specific explanation. */
 static void diag_node(struct win_diag *wd, const struct win_query *q, size_t i)
 {
@@ -388,8 +402,13 @@ static void diag_node(struct win_diag *wd, const struct win_query *q, size_t i)
 		diag_wrong_major(wd, r, needed_by);
 		return;
 	}
+	/* a program's own import is what a program fails on (0xC0000135 names it): no outer DLL's
+	 * error 126 hides it */
+	bool exe_import = i > 0 && nd->parent == 0 && is_exe(t->nodes[0].name);
 	if (i == 0)
-		diag_not_found(wd, q);
+		diag_not_found(wd, r, q->reason, NULL);
+	else if (exe_import)
+		diag_not_found(wd, r, NULL, t->nodes[0].name);
 	else
 		diag_dep_missing(wd, t, i);
 }

@@ -52,6 +52,16 @@ CUDA12='C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4'
 	[[ "$output" == *"[8.9.7.29]"* ]]
 }
 
+@test "a DLL found whose own import is not: dll-dependency-missing names the missing one (a program's own import is dll-not-found)" {
+	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
+	wintree_put "$R" "$CUDNN_BIN" x64/zlibwapi.dll
+	wintree_env "$E" "Path=C:\\Windows\\system32;C:\\Windows;$CUDNN_BIN"
+	cudx_win why cudnn_cnn_infer64_8.dll --json
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '[.findings[] | select(.id == "dll-dependency-missing") | .summary | test("cudnn_cnn_infer64_8.dll is found, but cublasLt64_11.dll")] | any'
+	echo "$output" | jq -e '[.findings[] | select(.id == "dll-not-found")] | length == 0'
+}
+
 @test "the same tree with zlibwapi.dll added loads (exit 0), case of names ignored" {
 	wintree_put "$R" "$CUDNN_BIN" x64/cudnn_cnn_infer64_8.dll
 	wintree_put "$R" "$CUDNN_BIN" x64/zlibwapi.dll ZLIBWAPI.DLL
@@ -153,10 +163,13 @@ tree_127() {
 	echo "$output" | jq -e '[.findings[].id] | index("dll-not-found") | not'
 	cudx_win check --no-probe --app 'C:\app\app.exe' --json
 	echo "$output" | jq -e '[.findings[] | select(.id == "dll-dependency-missing" or .id == "dll-wrong-major")] | length == 0'
-	# the same program without its cudart copy: the DLL it imports is missing, and said so
+	# the same program without its cudart copy: the DLL it imports itself is not found (what the
+	# program's 0xC0000135 names), not a dependency of some other DLL
 	rm "$R/app/cudart64_12.dll"
 	cudx_win check --no-probe --app 'C:\app\app.exe' --json
-	echo "$output" | jq -e '.findings[] | select(.id == "dll-dependency-missing") | .summary | test("cudart64_12.dll")'
+	echo "$output" | jq -e '.findings[] | select(.id == "dll-not-found") | .summary | test("cudart64_12.dll")'
+	echo "$output" | jq -e '.findings[] | select(.id == "dll-not-found") | .cause | test("app.exe imports cudart64_12.dll directly.*0xC0000135")'
+	echo "$output" | jq -e '[.findings[] | select(.id == "dll-dependency-missing")] | length == 0'
 }
 
 @test "explain on a Windows tree searches for the DLL a message names as Windows would" {
