@@ -331,6 +331,17 @@ static const struct explain_fact *nearest_lib(const struct explain_reader *L, si
 	return before ? before : after;
 }
 
+/* A library file of the line that belongs to a component a word names ("NVML": libnvidia-ml.so). */
+static const struct explain_fact *line_lib_of(const struct explain_reader *L, const char *word)
+{
+	for (size_t k = 0; k < L->out->n; k++) {
+		const struct explain_fact *f = &L->out->v[k];
+		if (f->kind == EXF_LIB && f->lib.kb && strcasecmp(f->lib.kb->component, word) == 0)
+			return f;
+	}
+	return NULL;
+}
+
 /* ---- symbols --------------------------------------------------------------------------------- */
 
 /* The first name of a mangled C++ symbol (_ZN5cudnn3cnn... -> "cudnn", _Z22cudnnGenericOp... ->
@@ -464,8 +475,16 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 		snprintf(lbuf, sizeof lbuf, "lib%s.so", lname);
 		named = lbuf;
 	}
-	/* a component named by a word ("cannot load cuDNN shared library") is libWORD.so, lower-case */
+	/* a component named by a word ("cannot load cuDNN shared library") is libWORD.so, lower-case;
+	 * unless the line names that component's file ("Can't load NVML library, ... libnvidia-ml.so:
+	 * cannot open"): one library failed, not two */
 	const char *comp = named ? NULL : cap_get(caps, n, "component");
+	const struct explain_fact *file = comp ? line_lib_of(L, comp) : NULL;
+	if (file) {
+		f->lib = file->lib;
+		f->has_lib = true;
+		return;
+	}
 	if (comp) {
 		snprintf(lbuf, sizeof lbuf, "lib%s.so", comp);
 		for (char *c = lbuf; *c; c++)

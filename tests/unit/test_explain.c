@@ -1442,6 +1442,15 @@ static void test_set27_forms(void **state)
 			print_message("'%s' -> %s, expected %s\n", set27_forms[i].text, got, set27_forms[i].finding);
 		assert_string_equal(got, set27_forms[i].finding);
 	}
+	/* a component the line names by a word and by its file is one library, not two ("NVML
+	 * library" was read as a libnvml.so besides libnvidia-ml.so) */
+	const struct explain_message *m =
+		first_message("WARN: Can't load NVML library, dlopen(2): failed to load libnvidia-ml.so.1, libnvidia-ml.so.1: "
+			      "cannot open shared object file: No such file or directory");
+	assert_non_null(m);
+	for (size_t i = 0; i < m->n_facts; i++)
+		if (m->facts[i].has_lib && m->facts[i].lib.name)
+			assert_string_equal(m->facts[i].lib.name, "libnvidia-ml.so.1");
 	/* jaxlib's text is the code itself */
 	assert_string_equal(fact_of(first_message("operation gpusolverDnCreate(&handle) failed: cuSolver internal error"),
 				    EXF_CODE, 0)
