@@ -1458,6 +1458,45 @@ static void test_set27_forms(void **state)
 			    "CUSOLVER_STATUS_INTERNAL_ERROR");
 }
 
+/* Set 28's misses, as general facts, in wordings written here. */
+static const struct {
+	const char *text, *finding;
+} set28_forms[] = {
+	/* JCuda X.Y's natives import CUDA X.Y's libraries: another CUDA installed leaves them missing */
+	{ "java.lang.UnsatisfiedLinkError: Error while loading native library \"JCudnn-10.1.0-windows-x86_64\"",
+	  "dll-wrong-major" },
+	{ "java.lang.UnsatisfiedLinkError: Error while loading native library \"JCufft-11.0.0-linux-x86_64\"",
+	  "lib-wrong-major" },
+	/* Java's words for a DLL found whose imports are not */
+	{ "C:\\Temp\\JCusparse-0.9.2-windows-x86_64.dll: Can't find dependent libraries", "dll-dependency-missing" },
+	/* PyTorch's cudaGetDeviceCount sentence carries a code: the code decides */
+	{ "Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() "
+	  "that might have already set an error? Error 209: no kernel image is available for execution on the device",
+	  "no-kernel-image" },
+	{ "UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+	  "before calling NumCudaDevices() that might have already set an error?",
+	  "fabric-manager-not-running" },
+	/* nvidia-container-cli's NVML error that names its cause */
+	{ "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown", "no-driver" },
+	/* ggml's "no device code compatible with CUDA arch" */
+	{ "ERROR: CUDA kernel soft_max has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 750",
+	  "no-kernel-image" },
+	/* cuDNN 9's failed CUDA runtime call inside an operation, as its plain execution failure */
+	{ "cudnnBatchNormalizationForwardTraining failed: CUDNN_STATUS_EXECUTION_FAILED_CUDART", "framework-gpu-arch" },
+};
+
+static void test_set28_forms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof set28_forms / sizeof set28_forms[0]; i++) {
+		const struct explain_message *m = first_message(set28_forms[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		if (strcmp(got, set28_forms[i].finding) != 0)
+			print_message("'%s' -> %s, expected %s\n", set28_forms[i].text, got, set28_forms[i].finding);
+		assert_string_equal(got, set28_forms[i].finding);
+	}
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1494,6 +1533,7 @@ int main(void)
 		cmocka_unit_test(test_set25_forms),
 		cmocka_unit_test(test_set26_forms),
 		cmocka_unit_test(test_set27_forms),
+		cmocka_unit_test(test_set28_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
