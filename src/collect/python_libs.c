@@ -4,6 +4,7 @@
  * ($ORIGIN into the nvidia/<pkg>/lib dirs of the wheels), LD_LIBRARY_PATH, ld.so.cache and the
  * default directories, in glibc's order. Each result is compared with the copy the environment's
  * nvidia-* wheel provides. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,20 @@ static size_t component_names(struct cudx_ctx *ctx, const char *list, const char
 		p = comma ? comma + 1 : NULL;
 	}
 	return n;
+}
+
+/* A wheel's copy renamed by auditwheel, its content hash before ".so" (libcudart-a7b20f20.so.10.2, as
+ * PyTorch's self-contained wheels bundle the CUDA runtime): the library's own name
+ * (libcudart.so.10.2). Other names come back as they are. */
+static const char *unhashed(struct cudx_ctx *ctx, const char *name)
+{
+	const char *so = strstr(name, ".so");
+	if (!so || so - name < 10 || so[-9] != '-')
+		return name;
+	for (const char *h = so - 8; h < so; h++)
+		if (!isxdigit((unsigned char)*h) || isupper((unsigned char)*h))
+			return name;
+	return arena_printf(ctx->arena, "%.*s%s", (int)(so - 9 - name), name, so);
 }
 
 static bool is_cuda_lib(const char *name)
@@ -206,7 +221,7 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	/* what the object links against (torch, ORT) first, then what it dlopens by name (TF, JAX) */
 	if (have_obj) {
 		for (size_t i = 0; i < obj.n_needed; i++) {
-			if (!is_cuda_lib(obj.needed[i]))
+			if (!is_cuda_lib(unhashed(ctx, obj.needed[i])))
 				continue;
 			struct py_lib_use *u = add_use(ctx, fw, &cap, obj.needed[i]);
 			if (u)
@@ -216,6 +231,12 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	const char **names;
 	size_t n = component_names(ctx, loads->components, fw->cuda, cudnn_major, &names);
 	for (size_t i = 0; i < n; i++) {
+		/* a component the object links already, under its wheel's hashed name, is not loaded twice */
+		bool linked = false;
+		for (size_t k = 0; have_obj && k < obj.n_needed && !linked; k++)
+			linked = strcmp(unhashed(ctx, obj.needed[k]), names[i]) == 0;
+		if (linked)
+			continue;
 		struct py_lib_use *u = add_use(ctx, fw, &cap, names[i]);
 		if (u)
 			u->via = have_obj ? arena_printf(ctx->arena, "dlopen by %s", obj_path)
@@ -228,7 +249,7 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 		bool needed = strncmp(u->via, "NEEDED", 6) == 0;
 		struct loader_object *got = NULL;
 		fill_use(ctx, inv, env, &proc, u, have_obj ? &obj : NULL, NULL, !needed, &got);
-		if (strncmp(u->name, "libcudart.so.", 13) == 0)
+		if (strncmp(unhashed(ctx, u->name), "libcudart.so.", 13) == 0)
 			cudart = got;
 	}
 	if (have_obj)
