@@ -1481,6 +1481,8 @@ static const struct {
 	/* ggml's "no device code compatible with CUDA arch" */
 	{ "ERROR: CUDA kernel soft_max has no device code compatible with CUDA arch 610. ggml-cuda.cu was compiled for: 750",
 	  "no-kernel-image" },
+	/* older NCCL's words for its CUDA failure: most often NCCL built for a newer CUDA than the driver */
+	{ "NCCL failure all_reduce.cu:112 'unhandled cuda error'", "driver-too-old" },
 	/* cuDNN 9's failed CUDA runtime call inside an operation, as its plain execution failure */
 	{ "cudnnBatchNormalizationForwardTraining failed: CUDNN_STATUS_EXECUTION_FAILED_CUDART", "framework-gpu-arch" },
 };
@@ -1495,6 +1497,8 @@ static void test_set28_forms(void **state)
 			print_message("'%s' -> %s, expected %s\n", set28_forms[i].text, got, set28_forms[i].finding);
 		assert_string_equal(got, set28_forms[i].finding);
 	}
+	assert_string_equal(fact_of(first_message("ncclCommInitRank failed: unhandled system error"), EXF_CODE, 0)->code->name,
+			    "ncclSystemError");
 }
 
 static void test_tool_phrase_first(void **state)
