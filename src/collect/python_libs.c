@@ -230,13 +230,15 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 	}
 	const char **names;
 	size_t n = component_names(ctx, loads->components, fw->cuda, cudnn_major, &names);
-	for (size_t i = 0; i < n; i++) {
-		/* a component the object links already, under its wheel's hashed name, is not loaded twice */
-		bool linked = false;
-		for (size_t k = 0; have_obj && k < obj.n_needed && !linked; k++)
-			linked = strcmp(unhashed(ctx, obj.needed[k]), names[i]) == 0;
-		if (linked)
-			continue;
+	/* a self-contained wheel (PyTorch 1.x from PyPI) links the CUDA libraries it bundles under
+	 * auditwheel's hashed names and has the rest (cuBLAS, cuDNN) linked statically: it loads no
+	 * plain name */
+	bool self_contained = false;
+	for (size_t k = 0; have_obj && k < obj.n_needed && !self_contained; k++) {
+		const char *plain = unhashed(ctx, obj.needed[k]);
+		self_contained = plain != obj.needed[k] && is_cuda_lib(plain);
+	}
+	for (size_t i = 0; i < n && !self_contained; i++) {
 		struct py_lib_use *u = add_use(ctx, fw, &cap, names[i]);
 		if (u)
 			u->via = have_obj ? arena_printf(ctx->arena, "dlopen by %s", obj_path)

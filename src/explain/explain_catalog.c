@@ -430,9 +430,32 @@ static int name_cmp(const void *x, const void *y)
 #define TAIL_MIN_WORDS 5
 #define TAIL_MIN_CHARS 32
 
-static void add_text_tails(struct arena *a, struct explain_kb_part *kb, const struct kb_error *e, const char *text)
+/* Whether tail ends another printed text of the same API (rows[from..to), e's block of the
+ * table): NCCL's "error (run with NCCL_DEBUG=INFO for details)" ends codes 1 and 2 alike, so it
+ * names neither. */
+static bool tail_shared(const struct kb_error *rows, size_t from, size_t to, const struct kb_error *e, const char *tail)
 {
-	const char *p = text;
+	size_t n = strlen(tail);
+	for (size_t i = from; i < to; i++) {
+		const struct kb_error *r = &rows[i];
+		size_t m = r != e && r->verbatim && r->text ? strlen(r->text) : 0;
+		if (m >= n && strcmp(r->text + m - n, tail) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void add_text_tails(struct arena *a, struct explain_kb_part *kb, const struct kb_error *rows, size_t n_rows,
+			   size_t i)
+{
+	const struct kb_error *e = &rows[i];
+	/* the table keeps each API's rows together */
+	size_t from = i, to = i + 1;
+	while (from > 0 && strcmp(rows[from - 1].api, e->api) == 0)
+		from--;
+	while (to < n_rows && strcmp(rows[to].api, e->api) == 0)
+		to++;
+	const char *p = e->text;
 	for (int drop = 1; drop <= 2; drop++) {
 		const char *sp = strchr(p, ' ');
 		if (!sp)
@@ -441,7 +464,7 @@ static void add_text_tails(struct arena *a, struct explain_kb_part *kb, const st
 		size_t words = 1, len = strlen(p);
 		for (const char *q = p; *q; q++)
 			words += *q == ' ';
-		if (words < TAIL_MIN_WORDS || len < TAIL_MIN_CHARS)
+		if (words < TAIL_MIN_WORDS || len < TAIL_MIN_CHARS || tail_shared(rows, from, to, e, p))
 			return;
 		add_kb_text(a, kb, e, p);
 	}
@@ -595,7 +618,7 @@ void explain_kb_part_build(struct arena *a, struct explain_kb_part *kb)
 		}
 		if (e->verbatim && e->text && strcmp(e->text, e->name) != 0 && strncmp(e->text, "0x", 2) != 0) {
 			add_kb_text(a, kb, e, e->text);
-			add_text_tails(a, kb, e, e->text);
+			add_text_tails(a, kb, rows, n, i);
 		}
 	}
 	add_driver_short_names(a, kb, rows, n);

@@ -272,34 +272,54 @@ static const char *check_driver_new_enough(struct arena *a, const struct explain
 			    m->inv->driver.effective_version, m->inv->driver.max_cuda, cuda);
 }
 
-/* The newest CUDA major of the CUDA libraries on a search path here (a runtime, cuBLAS, cuFFT ...;
- * not the driver's own, not stubs); 0 when none. */
-static int newest_path_cuda_major(const struct inventory *inv, const struct lib_file **which)
+/* The newest CUDA major the machine shows: of every CUDA library found (on a search path or not: a
+ * program's own folder, a wheel, a toolkit; not the driver's own, not stubs) and of every
+ * framework's build; 0 when none. */
+static int newest_cuda_major(const struct inventory *inv, const char **which)
 {
 	int best = 0;
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
-		if (l->broken_link || l->is_stub || l->cuda_major <= best || !origin_on_path(l->origin) ||
-		    (l->family && strcmp(l->family, "driver") == 0))
+		if (l->broken_link || l->is_stub || l->cuda_major <= best || (l->family && strcmp(l->family, "driver") == 0))
 			continue;
 		best = l->cuda_major;
-		*which = l;
+		*which = l->path;
 	}
+	const struct python_inventory *py = inv->python;
+	for (size_t e = 0; py && e < py->n_envs; e++)
+		for (size_t i = 0; i < py->envs[e].n_fws; i++) {
+			const struct py_framework *fw = &py->envs[e].fws[i];
+			if (fw->cuda && atoi(fw->cuda) > best) {
+				best = atoi(fw->cuda);
+				*which = fw->pkg_dir;
+			}
+		}
 	return best;
 }
 
-/* driver-new-enough, and where the message names no CUDA the machine's own CUDA libraries: since
- * CUDA 11 a runtime runs on any driver of its major from the major's minor-version floor on, so a
- * driver whose CUDA major covers every CUDA library on the search path cannot be what error 35
- * means (its JIT of newer PTX can still fail: ptx-too-new keeps driver-new-enough). */
+static bool finding_emitted(const struct explain_machine *m, const char *id)
+{
+	for (size_t i = 0; m->fs && i < m->fs->n; i++)
+		if (strcmp(m->fs->v[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+/* driver-new-enough, and where the message names no CUDA the machine's own: since CUDA 11 a runtime
+ * runs on any driver of its major from the major's minor-version floor on, so a driver whose CUDA
+ * major covers every CUDA library and framework build found here cannot be what error 35 means
+ * (its JIT of newer PTX can still fail: ptx-too-new keeps driver-new-enough). Not where check found
+ * a runtime the driver is too old for; a runtime linked statically into a program stays unseen. */
 static const char *check_driver_covers_runtimes(struct arena *a, const struct explain_machine *m,
 						struct explain_result *r)
 {
 	if (explain_kv_get(r, "cuda"))
 		return check_driver_new_enough(a, m, r);
+	if (finding_emitted(m, "driver-too-old") || finding_emitted(m, "framework-driver-too-old"))
+		return NULL;
 	const struct driver_info *d = &m->inv->driver;
-	const struct lib_file *l = NULL;
-	int major = newest_path_cuda_major(m->inv, &l);
+	const char *which = NULL;
+	int major = newest_cuda_major(m->inv, &which);
 	struct version have, floor_v;
 	if (major < 11 || !d->max_cuda || !d->effective_version || d->libcuda_is_stub ||
 	    !version_parse(d->max_cuda, &have) || have.part[0] < major)
@@ -309,10 +329,11 @@ static const char *check_driver_covers_runtimes(struct arena *a, const struct ex
 	if (!floor || !version_parse(floor, &floor_v) || !version_parse(d->effective_version, &dv) ||
 	    version_cmp(&dv, &floor_v) < 0)
 		return NULL;
-	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, and the newest CUDA library on the "
-			       "search path is of CUDA %d (%s), which runs on any driver from %s on (minor-version "
-			       "compatibility)",
-			    d->effective_version, d->max_cuda, major, l->path, floor);
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, and the newest CUDA found here is "
+			       "of CUDA %d (%s), which runs on any driver from %s on (minor-version compatibility); "
+			       "a runtime of the program's own (in its folder, or linked statically) is not seen: "
+			       "name the program with --app",
+			    d->effective_version, d->max_cuda, major, which, floor);
 }
 
 /* The converse of driver-new-enough: the driver here supports an older CUDA than the one the

@@ -1000,7 +1000,7 @@ GPU is NOT AVAILABLE"
 
 # Set 26's h-08: error 35 in a pod whose driver (550, CUDA 12.4) covers the CUDA 12 libraries the
 # program loads (minor-version compatibility): the driver's age cannot be the cause
-@test "error 35 where the driver's CUDA major covers every CUDA library on the search path rules out driver-too-old; a driver below the major's floor does not" {
+@test "error 35 where the driver's CUDA major covers every CUDA library and build found rules out driver-too-old; a driver below the major's floor, or a newer runtime off the path, does not" {
 	first_id() { jq -r '.causes[0].id' <<<"$output"; }
 	mkdir -p "$root/$MULTIARCH"
 	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
@@ -1015,6 +1015,19 @@ GPU is NOT AVAILABLE"
 	jq -e '.causes[] | select(.id == "driver-too-old") | .ruled_out_because | test("CUDA 12 .*minor-version")' <<<"$output"
 	# 450 runs CUDA up to 11.0: below CUDA 12's minor-version floor, the driver's age stays a cause
 	proc_version "$root" 450.80.02
+	explain_here "$msg"
+	[ "$(cause_conf driver-too-old)" != ruled-out ]
+	[ "$(cause_conf framework-driver-too-old)" != ruled-out ]
+	# 470 (CUDA 11.4) with CUDA 11 on the search path, but a CUDA 12 runtime elsewhere on the machine
+	# (a toolkit off the path): whatever the program loaded, the driver may be too old for it
+	proc_version "$root" 470.256.02
+	rm -r "$root/venv"
+	fake_lib "$root" /opt/cuda11/lib64/libcublas.so.11 libcublas.so.11
+	echo "LD_LIBRARY_PATH=/opt/cuda11/lib64" >"$env_file"
+	explain_here "$msg"
+	[ "$(cause_conf driver-too-old)" = ruled-out ]
+	fake_lib "$root" /usr/local/cuda-12.2/targets/x86_64-linux/lib/libcudart.so.12 libcudart.so.12
+	ln -s targets/x86_64-linux/lib "$root/usr/local/cuda-12.2/lib64"
 	explain_here "$msg"
 	[ "$(cause_conf driver-too-old)" != ruled-out ]
 	[ "$(cause_conf framework-driver-too-old)" != ruled-out ]

@@ -376,26 +376,27 @@ system_cudnn_on_path() {
 }
 
 # PyTorch's self-contained wheels (1.x from PyPI) bundle the CUDA runtime in torch/lib under
-# auditwheel's hashed names, linked by those names with RUNPATH $ORIGIN: nothing else is loaded
-@test "a self-contained torch wheel (CUDA bundled under hashed names): nothing missing; a hashed copy removed is named" {
+# auditwheel's hashed names, linked by those names with RUNPATH $ORIGIN, and link cuBLAS and cuDNN
+# statically: no plain name (libcublas.so.10) is loaded
+@test "a self-contained torch wheel (CUDA bundled under hashed names, cuBLAS static): nothing missing; a hashed copy removed is named" {
 	site=$(mkpy_venv "$R" /home/u/venv 3.11)
 	mkpy_torch "$site" 1.12.1 10.2
 	local L=$site/torch/lib n
-	for n in libcudart-a7b20f20.so.10.2 libcublas-c4d5a2e3.so.10 libcublasLt-b3a2d6a8.so.10 libcudnn-b6a5c7d2.so.8; do
+	for n in libcudart-a7b20f20.so.10.2 libnvToolsExt-24de1d56.so.1 libnvrtc-d833c4f3.so.10.2; do
 		mkpy_so "$L/$n" '$ORIGIN'
 	done
-	mkpy_so "$L/libtorch_cuda.so" '$ORIGIN' "$L/libcudart-a7b20f20.so.10.2" "$L/libcublas-c4d5a2e3.so.10" \
-		"$L/libcublasLt-b3a2d6a8.so.10" "$L/libcudnn-b6a5c7d2.so.8"
+	mkpy_so "$L/libtorch_cuda.so" '$ORIGIN' "$L/libcudart-a7b20f20.so.10.2" "$L/libnvToolsExt-24de1d56.so.1" \
+		"$L/libnvrtc-d833c4f3.so.10.2"
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
 	check_json
 	env='.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.package=="torch")'
 	jq -e '[.findings[] | select(.id == "framework-lib-missing")] | length == 0' <<<"$output"
 	[ "$(jq -r "$env"' | .libraries[] | select(.name=="libcudart-a7b20f20.so.10.2") | .via' <<<"$output")" = "NEEDED of /home/u/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so" ]
-	# the plain names the wheel does not use are not looked for
-	jq -e "[$env | .libraries[] | select(.name == \"libcudart.so.10.2\" or .name == \"libcublas.so.10\")] | length == 0" <<<"$output"
-	rm "$L/libcublas-c4d5a2e3.so.10"
+	# the plain names the wheel does not load are not looked for
+	jq -e "[$env | .libraries[] | select(.name == \"libcudart.so.10.2\" or .name == \"libcublas.so.10\" or .name == \"libcublasLt.so.10\")] | length == 0" <<<"$output"
+	rm "$L/libcudart-a7b20f20.so.10.2"
 	check_json
-	jq -e '[.findings[] | select(.id == "framework-lib-missing") | .summary | test("libcublas-c4d5a2e3.so.10")] | any' <<<"$output"
+	jq -e '[.findings[] | select(.id == "framework-lib-missing") | .summary | test("libcudart-a7b20f20.so.10.2")] | any' <<<"$output"
 }
 
 # Older layouts: torch before 1.5 had one libtorch.so with the CUDA code (no libtorch_cuda.so),

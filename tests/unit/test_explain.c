@@ -1499,6 +1499,16 @@ static void test_set28_forms(void **state)
 	}
 	assert_string_equal(fact_of(first_message("ncclCommInitRank failed: unhandled system error"), EXF_CODE, 0)->code->name,
 			    "ncclSystemError");
+	/* NCCL's "error (run with NCCL_DEBUG=INFO for details)" ends its codes 1 and 2 alike: code 2's
+	 * text is no code 1 (whose causes are a driver too old) */
+	const struct explain_message *m =
+		first_message("NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO "
+			      "for details), NCCL version 2.19.3");
+	assert_non_null(m);
+	for (size_t i = 0; i < m->n_facts; i++)
+		assert_true(m->facts[i].kind != EXF_CODE || strcmp(m->facts[i].code->name, "ncclUnhandledCudaError") != 0);
+	for (size_t i = 0; i < m->n_cands; i++)
+		assert_string_not_equal(m->cands[i].cause->finding, "driver-too-old");
 }
 
 static void test_tool_phrase_first(void **state)
