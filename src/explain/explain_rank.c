@@ -297,14 +297,6 @@ static int newest_cuda_major(const struct inventory *inv, const char **which)
 	return best;
 }
 
-static bool finding_emitted(const struct explain_machine *m, const char *id)
-{
-	for (size_t i = 0; m->fs && i < m->fs->n; i++)
-		if (strcmp(m->fs->v[i].id, id) == 0)
-			return true;
-	return false;
-}
-
 /* driver-new-enough, and where the message names no CUDA the machine's own: since CUDA 11 a runtime
  * runs on any driver of its major from the major's minor-version floor on, so a driver whose CUDA
  * major covers every CUDA library and framework build found here cannot be what error 35 means
@@ -315,7 +307,7 @@ static const char *check_driver_covers_runtimes(struct arena *a, const struct ex
 {
 	if (explain_kv_get(r, "cuda"))
 		return check_driver_new_enough(a, m, r);
-	if (finding_emitted(m, "driver-too-old") || finding_emitted(m, "framework-driver-too-old"))
+	if (m->fs && (findings_has(m->fs, "driver-too-old") || findings_has(m->fs, "framework-driver-too-old")))
 		return NULL;
 	const struct driver_info *d = &m->inv->driver;
 	const char *which = NULL;
