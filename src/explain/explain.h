@@ -60,6 +60,10 @@ struct explain_pattern_def {
 	bool when_not;         /* KEY!=GLOB: ... must match none of them */
 	const struct explain_cause_def *causes[EXPLAIN_MAX_CAUSES];
 	size_t n_causes;
+	/* causes the row's words contradict (written !key in the causes column): nvidia-container-cli
+	 * speaking at all says its hook ran, so the container did ask for a GPU */
+	const struct explain_cause_def *against[EXPLAIN_MAX_CAUSES];
+	size_t n_against;
 	const char *source;
 };
 

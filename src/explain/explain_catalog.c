@@ -138,9 +138,11 @@ static void check_on_windows(struct arena *a, struct explain_catalog *cat)
 }
 
 /* A comma-separated list of cause keys into out[] (at most EXPLAIN_MAX_CAUSES); unknown keys are
- * reported. Returns the count. */
+ * reported. Keys written !key go to against[] where the row may contradict causes (against not
+ * NULL, *n_against counts them), and are an error elsewhere. Returns the count of out[]. */
 static size_t parse_causes(struct arena *a, struct explain_catalog *cat, const char *cs, const char *file,
-			   size_t line_no, const struct explain_cause_def **out)
+			   size_t line_no, const struct explain_cause_def **out, const struct explain_cause_def **against,
+			   size_t *n_against)
 {
 	size_t n = 0;
 	while (*cs) {
@@ -150,15 +152,19 @@ static size_t parse_causes(struct arena *a, struct explain_catalog *cat, const c
 			cs++, len--;
 		while (len && cs[len - 1] == ' ')
 			len--;
-		if (len) {
-			char *key = arena_strndup(a, cs, len);
+		bool neg = len && cs[0] == '!';
+		if (neg && !against)
+			cat_error(a, cat, file, line_no, "!key (a contradicted cause) only in explain_patterns.tsv");
+		else if (len > (size_t)neg) {
+			char *key = arena_strndup(a, cs + neg, len - neg);
 			const struct explain_cause_def *c = explain_cause_lookup(cat, key);
+			size_t *k = neg ? n_against : &n;
 			if (!c)
 				cat_error(a, cat, file, line_no, arena_printf(a, "unknown cause key '%s'", key));
-			else if (n == EXPLAIN_MAX_CAUSES)
+			else if (*k == EXPLAIN_MAX_CAUSES)
 				cat_error(a, cat, file, line_no, "too many causes");
 			else
-				out[n++] = c;
+				(neg ? against : out)[(*k)++] = c;
 		}
 		if (!comma)
 			break;
@@ -293,8 +299,9 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		d.when_key = arena_strndup(a, when, key_len);
 		d.when_glob = eq + 1;
 	}
-	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes);
-	if (d.n_causes == 0 && !d.form && !d.gate) {
+	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes, d.against,
+				  &d.n_against);
+	if (d.n_causes == 0 && d.n_against == 0 && !d.form && !d.gate) {
 		cat_error(a, cat, file, line_no, "a phrase without a known cause");
 		return;
 	}
@@ -336,7 +343,7 @@ static void libform_row(struct arena *a, struct explain_catalog *cat, const stru
 		cat_error(a, cat, file, line_no, "row needs class, major (N or *), os (linux, windows or *) and a known form");
 		return;
 	}
-	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes);
+	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes, NULL, NULL);
 	if (d.n_causes == 0) {
 		cat_error(a, cat, file, line_no, "row without a known cause");
 		return;

@@ -365,6 +365,15 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 					t->v[j].because = arena_printf(a, "the log shows %s", f->pattern->source);
 				}
 	}
+	/* what a row's words contradict goes, whatever else named it (the lines around count too:
+	 * docker's own line above nvidia-container-cli's) */
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_pattern_def *p = m->facts[i].pattern;
+		for (size_t k = 0; p && k < p->n_against; k++)
+			for (size_t j = 0; j < t->n; j++)
+				if (t->v[j].cause == p->against[k])
+					t->v[j].score = 0;
+	}
 	t->closed = false;
 	versions(a, cat, m, t);
 	/* stable: qsort is not, so equal scores keep their order through the index */

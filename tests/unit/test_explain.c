@@ -148,12 +148,14 @@ static void test_catalog_errors(void **state)
 			   "p7\t10\tnot-found\t{lib}: gone\t\t\ts\n"
 			   "p8\t10\tbogus-form\tx\t\t\ts\n"
 			   "p9\t10\t\tbaz {text:x}\t!=q*\tc1\ts\n"
-			   "p10\t10\t\tqux {text:x}\tx!=q*|r*\tc1\ts\n";
+			   "p10\t10\t\tqux {text:x}\tx!=q*|r*\tc1\ts\n"
+			   "p11\t10\thint\tquux\t\t!c1\ts\n";
 	const char *forms = "class\tmajor\tos\tform\tcauses\tsource\n"
 			    "cudnn\t8\twindows\twin-126\tc1\ts\n"
 			    "cudnn\tx\t*\tnot-found\tc1\ts\n"
 			    "cudnn\t*\tmars\tnot-found\tc1\ts\n"
-			    "cudnn\t*\t*\tnot-found\tnope\ts\n";
+			    "cudnn\t*\t*\tnot-found\tnope\ts\n"
+			    "cudnn\t*\t*\tload-failed\t!c1\ts\n";
 	const char *texts = "api\tcode\ttext\tsource\n"
 			    "cudart\t35\tthe driver is old\ts\n"
 			    "cudart\t123456\tno such code\ts\n";
@@ -175,10 +177,14 @@ static void test_catalog_errors(void **state)
 	struct explain_catalog cat;
 	explain_catalog_parse(&A, &f, &cat);
 	assert_int_equal(cat.n_causes, 1);
-	assert_int_equal(cat.n_patterns, 5); /* p1, p6 (its known cause), p7 (a form needs none), p10, k1 */
+	/* p1, p6 (its known cause), p7 (a form needs none), p10, p11 (a cause it contradicts), k1 */
+	assert_int_equal(cat.n_patterns, 6);
 	assert_false(cat.patterns[0].generic);
-	assert_true(cat.patterns[4].generic); /* a failure class: its {@gpu} expanded */
-	assert_int_equal(cat.patterns[4].pat.items[1].kind, EI_ALT);
+	assert_true(cat.patterns[5].generic); /* a failure class: its {@gpu} expanded */
+	assert_int_equal(cat.patterns[5].pat.items[1].kind, EI_ALT);
+	assert_int_equal(cat.patterns[4].n_causes, 0);
+	assert_int_equal(cat.patterns[4].n_against, 1);
+	assert_ptr_equal(cat.patterns[4].against[0], &cat.causes[0]);
 	/* a negated guard: the key before "!=" */
 	assert_string_equal(cat.patterns[3].when_key, "x");
 	assert_string_equal(cat.patterns[3].when_glob, "q*|r*");
@@ -194,12 +200,13 @@ static void test_catalog_errors(void **state)
 	assert_int_equal(cat.n_libclasses, 1);
 	assert_int_equal(cat.n_symbols, 1);
 	/* dup, no key, an on_windows naming no cause, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
-	 * bad guard (p5, and p9's negated one without a key), bad form; libforms: bad major, bad os, unknown cause, a row left without causes;
+	 * bad guard (p5, and p9's negated one without a key), bad form; libforms: bad major, bad os, unknown cause, a row left without causes,
+	 * a contradicted cause (!c1: only message rows may say one) and that row left without causes;
 	 * texts: unknown code; vocabulary: a row without words, one with braces; classes: an unknown
 	 * word group */
 	for (size_t i = 0; i < cat.n_errors; i++)
 		assert_non_null(strstr(cat.errors[i], ".tsv:"));
-	assert_int_equal(cat.n_errors, 19);
+	assert_int_equal(cat.n_errors, 21);
 	assert_string_equal(cat.causes[0].on_windows, ""); /* dropped, not left dangling */
 	/* the knowledge base's codes are in every catalogue: names and printed texts */
 	assert_true(cat.n_names > 300);
@@ -1520,6 +1527,46 @@ static void test_tool_phrase_first(void **state)
 		"driver-userspace-mismatch");
 }
 
+/* nvidia-container-cli speaks only from the NVIDIA hook, which runs only for a container that asked
+ * for GPUs: under docker's own line (whose words "docker" and "container" speak of containers
+ * twice) the NVML error the hook met decides, and neither a container started without GPUs nor a
+ * toolkit that is missing (it ran) is a cause */
+static void test_container_hook_ran(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *nvml, *finding;
+	} v[] = { { "driver not loaded", "no-driver" },
+		  { "driver/library version mismatch", "driver-userspace-mismatch" },
+		  { "insufficient permissions", "device-node-permission" } };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		const char *text = arena_printf(
+			&A,
+			"docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc "
+			"create failed: unable to start container process: error during container init: error running "
+			"hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\n"
+			"nvidia-container-cli: initialization error: nvml error: %s: unknown.",
+			v[i].nvml);
+		const struct explain_message *m = first_message(text);
+		assert_non_null(m);
+		assert_true(m->n_cands > 0);
+		assert_string_equal(m->cands[0].cause->finding, v[i].finding);
+		for (size_t k = 0; k < m->n_cands; k++) {
+			assert_string_not_equal(m->cands[k].cause->key, "container-no-gpu");
+			assert_string_not_equal(m->cands[k].cause->key, "container-toolkit-missing");
+		}
+	}
+	/* without the hook's words, docker's line alone still speaks of a container without GPUs */
+	const struct explain_message *m =
+		first_message("docker: Error response from daemon: could not select device driver \"\" with "
+			      "capabilities: [[gpu]].");
+	assert_non_null(m);
+	bool no_gpu = false;
+	for (size_t k = 0; k < m->n_cands; k++)
+		no_gpu |= strcmp(m->cands[k].cause->key, "container-toolkit-missing") == 0;
+	assert_true(no_gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1548,6 +1595,7 @@ int main(void)
 		cmocka_unit_test(test_set26_forms),
 		cmocka_unit_test(test_set27_forms),
 		cmocka_unit_test(test_set28_forms),
+		cmocka_unit_test(test_container_hook_ran),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
