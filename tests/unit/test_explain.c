@@ -1518,6 +1518,49 @@ static void test_set28_forms(void **state)
 		assert_string_not_equal(m->cands[i].cause->finding, "driver-too-old");
 }
 
+/* Set 29's misses, as general facts, in wordings written here. */
+static const struct {
+	const char *text, *finding;
+} set29_forms[] = {
+	/* NCCL's NVLS transport needs the NVSwitch fabric: a CUDA failure there is the fabric manager's */
+	{ "host7:311:402 [0] transport/nvls.cc:188 NCCL WARN Cuda failure 999 'unknown error'", "fabric-manager-not-running" },
+	/* hashcat's CUDA backend loads NVRTC from the toolkit */
+	{ "* Device #2: CUDA SDK Toolkit installation NOT detected.", "cuda-toolkit-not-found" },
+	/* the loader's sentence retold with the name in quotes */
+	{ "ImportError: undefined symbol: \"ncclGroupSimulateEnd\"", "lib-symbol-version-missing" },
+	/* libnvidia-container's driver service failed: the host's driver user space, not the toolkit */
+	{ "stderr: nvidia-container-cli: initialization error: driver error: failed to process request: unknown.", "no-driver" },
+	/* a driver library's link left pointing at a removed version's file */
+	{ "nvidia-container-cli: detection error: open failed: /usr/lib64/libnvidia-ptxjitcompiler.so.470.82.01", "lib-broken-symlink" },
+	/* the NVIDIA runtime ran (the container asked for it) and failed: a part of the toolkit */
+	{ "docker: Error response from daemon: failed to create shim: OCI runtime create failed: nvidia-container-runtime did not terminate successfully: exit status 1: unknown.",
+	  "container-toolkit-missing" },
+	/* cuSOLVER built against a newer cuBLAS than the one loaded (two pip wheels' releases) */
+	{ "jax.errors.JaxRuntimeError: INTERNAL: cuSolver internal error", "lib-symbol-version-missing" },
+};
+
+static void test_set29_forms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof set29_forms / sizeof set29_forms[0]; i++) {
+		const struct explain_message *m = first_message(set29_forms[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		if (strcmp(got, set29_forms[i].finding) != 0)
+			print_message("'%s' -> %s, expected %s\n", set29_forms[i].text, got, set29_forms[i].finding);
+		assert_string_equal(got, set29_forms[i].finding);
+	}
+	/* a bash prompt on a Windows machine's default host name is WSL's; Git Bash's is not */
+	const struct explain_message *m = first_message("ana@LAPTOP-Q8R2T5M:~$ python train.py\n"
+							"CUDA error: no CUDA-capable device is detected");
+	bool wsl = false;
+	for (size_t i = 0; m && i < m->n_facts; i++)
+		wsl |= m->facts[i].kind == EXF_HINT && strcmp(m->facts[i].pattern->id, "wsl-host-prompt") == 0;
+	assert_true(wsl);
+	m = first_message("ana@LAPTOP-Q8R2T5M MINGW64 ~/src\nCUDA error: no CUDA-capable device is detected");
+	for (size_t i = 0; m && i < m->n_facts; i++)
+		assert_false(m->facts[i].kind == EXF_HINT && strcmp(m->facts[i].pattern->id, "wsl-host-prompt") == 0);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1596,6 +1639,7 @@ int main(void)
 		cmocka_unit_test(test_set27_forms),
 		cmocka_unit_test(test_set28_forms),
 		cmocka_unit_test(test_container_hook_ran),
+		cmocka_unit_test(test_set29_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
