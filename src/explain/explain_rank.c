@@ -475,6 +475,28 @@ static const char *check_no_stubs_on_path(struct arena *a, const struct explain_
 			    v ? "" : ": it is not set");
 }
 
+static bool finding_mentions(const struct finding *f, const char *what);
+
+/* Windows: check looked for nvcuda.dll, which the NVIDIA display driver puts in System32, in every
+ * directory Windows searches and found none: no driver at all (dll-not-found of nvcuda.dll). */
+static const struct finding *windows_no_nvcuda(const struct explain_machine *m)
+{
+	for (size_t i = 0; m->os == OS_WINDOWS && i < m->fs->n; i++)
+		if (strcmp(m->fs->v[i].id, "dll-not-found") == 0 && finding_mentions(&m->fs->v[i], "nvcuda.dll"))
+			return &m->fs->v[i];
+	return NULL;
+}
+
+/* No driver is not an old one: the runtime returns 35 (insufficient driver) also when it finds no
+ * driver library at all (data/errors.tsv's note on cudaErrorInsufficientDriver). */
+static const char *check_some_driver(struct arena *a, const struct explain_machine *m, struct explain_result *r)
+{
+	(void)r;
+	return windows_no_nvcuda(m) ? arena_printf(a, "no nvcuda.dll is on this system: no NVIDIA driver at all, "
+						     "not an old one (the runtime says 35 when it finds none)")
+				    : NULL;
+}
+
 static const struct {
 	const char *name;
 	const char *(*check)(struct arena *a, const struct explain_machine *m, struct explain_result *r);
@@ -485,17 +507,40 @@ static const struct {
 	{ "versioned-copy-absent", check_versioned_copy_absent }, { "torch-gpu-build", check_torch_gpu_build },
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
 	{ "driver-versions-agree", check_driver_versions_agree },
-	{ "driver-covers-runtimes", check_driver_covers_runtimes },
+	{ "driver-covers-runtimes", check_driver_covers_runtimes }, { "some-driver", check_some_driver },
 };
+
+/* Whether a cause's rule_out column (one check, or several separated by commas) names check. */
+static bool rule_out_names(const struct explain_cause_def *c, const char *check)
+{
+	size_t n = strlen(check);
+	for (const char *s = c->rule_out; *s;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		if (len == n && strncmp(s, check, n) == 0)
+			return true;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	return false;
+}
 
 bool explain_rule_out_known(const char *name)
 {
-	if (!*name)
-		return true;
-	for (size_t i = 0; i < sizeof rule_outs / sizeof rule_outs[0]; i++)
-		if (strcmp(rule_outs[i].name, name) == 0)
-			return true;
-	return false;
+	for (const char *s = name; *s;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		bool known = false;
+		for (size_t i = 0; i < sizeof rule_outs / sizeof rule_outs[0] && !known; i++)
+			known = strlen(rule_outs[i].name) == len && strncmp(rule_outs[i].name, s, len) == 0;
+		if (!known)
+			return false;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	return true;
 }
 
 /* ---- confirmation from findings ----------------------------------------------------------- */
@@ -602,17 +647,29 @@ static enum support library_support(struct arena *a, const struct explain_machin
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, dep);
 		return SUPPORT_CONFIRMS;
 	}
+	bool env_only = res->available && res->path && res->how && strcmp(res->how, "ld_library_path") == 0;
+	/* the driver's own library reached only that way: it sits off the default search path (Colab's
+	 * /usr/lib64-nvidia, NixOS's /run/opengl-driver/lib), where a process without the variable
+	 * (ffmpeg started by a notebook's shell, a service) does not find it. Not Singularity's and
+	 * Apptainer's /.singularity.d/libs, where --nv binds the driver and whose own environment puts
+	 * it on every process's LD_LIBRARY_PATH */
+	if (lib && env_only && strcmp(fid, "driver-lib-off-path") == 0 && !strstr(res->path, "/.singularity.d/")) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s), not in ld.so.cache or a "
+					 "default directory",
+				      lib, res->path));
+		return SUPPORT_CONFIRMS;
+	}
 	if (!lib || !(not_found || wrong_major))
 		return SUPPORT_NONE;
 	/* a cause that holds only where the versioned library is installed */
-	if (strcmp(cr->def->rule_out, "versioned-copy-absent") == 0 && (*why = check_versioned_copy_absent(a, m, r)))
+	if (rule_out_names(cr->def, "versioned-copy-absent") && (*why = check_versioned_copy_absent(a, m, r)))
 		return SUPPORT_CONTRADICTS;
 	/* Found only through LD_LIBRARY_PATH: through the environment of the shell analysed (a
 	 * profile's export), which the failing process need not have had (sudo, a service, an IDE,
 	 * another shell). That does not rule out "not found" there; it is the likeliest story.
 	 * Windows' PATH is the system's and the user's setting, which every new process gets: a DLL on
 	 * it still rules "not found" out. */
-	bool env_only = res->available && res->path && res->how && strcmp(res->how, "ld_library_path") == 0;
 	if (env_only && not_found) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s): a process started "
@@ -770,6 +827,8 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	const struct explain_cause_def *c = cr->def;
 	const char *lib = explain_kv_get(r, "library");
 	const struct finding *f = confirming(m, c->finding, lib);
+	if (!f && strcmp(c->finding, "no-driver") == 0)
+		f = windows_no_nvcuda(m); /* Windows' no-driver: check names it as the DLL it misses */
 	if (f) {
 		cr->finding = f;
 		add_finding_evidence(a, cr, f);
@@ -808,13 +867,13 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	if (!known)
 		return 2;
 	for (size_t k = 0; k < sizeof rule_outs / sizeof rule_outs[0]; k++)
-		if (strcmp(rule_outs[k].name, c->rule_out) == 0 && (why = rule_outs[k].check(a, m, r))) {
+		if (rule_out_names(c, rule_outs[k].name) && (why = rule_outs[k].check(a, m, r))) {
 			cr->conf = EXPLAIN_RULED_OUT;
 			cr->ruled_out_because = why;
 			return 3;
 		}
 	/* a cause that the driver's CUDA would rule out is confirmed where that CUDA falls short */
-	if ((strcmp(c->rule_out, "driver-new-enough") == 0 || strcmp(c->rule_out, "driver-covers-runtimes") == 0) &&
+	if ((rule_out_names(c, "driver-new-enough") || rule_out_names(c, "driver-covers-runtimes")) &&
 	    (why = driver_below_message_cuda(a, m, r))) {
 		cr->conf = EXPLAIN_CONFIRMED;
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, why);

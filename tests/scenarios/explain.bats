@@ -1172,3 +1172,42 @@ T
 	explain_here "kernel version 470.256.2 does not match DSO version 515.65.1 -- cannot find working devices in this configuration"
 	[ "$(cause_conf driver-userspace-mismatch)" = ruled-out ]
 }
+
+# Set 29: error 35 on a Windows machine with no NVIDIA GPU (an Intel or AMD card): the runtime
+# says "insufficient driver" when it finds no nvcuda.dll at all
+@test "error 35 where Windows has no nvcuda.dll: no-driver first, confirmed; driver-too-old ruled out; with nvcuda.dll in System32, not" {
+	win_cudnn_tree
+	rm "$R/Windows/System32/nvcuda.dll" # wintree_init's driver: this machine has none
+	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=C:\\Windows\\system32;C:\\Windows;$cuda11\\bin"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "Error $(msg_35) at line 167 in file D:\\ai\\bitsandbytes\\csrc\\ops.cu"
+	[ "$(first_cause)" = "no-driver high" ]
+	[ "$(cause_conf driver-too-old)" = ruled-out ]
+	jq -e '[.causes[] | select(.id == "driver-too-old") | .ruled_out_because][0] | test("no nvcuda.dll")' <<<"$output"
+	# the display driver puts nvcuda.dll in System32: a driver is there, its age is the question
+	wintree_put "$R" 'C:\Windows\System32' x64/nvcuda.dll
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "Error $(msg_35) at line 167 in file D:\\ai\\bitsandbytes\\csrc\\ops.cu"
+	[ "$(cause_conf no-driver)" != high ]
+	jq -e '[.causes[] | select(.id == "driver-too-old") | .ruled_out_because // ""][0] | test("no nvcuda.dll") | not' <<<"$output"
+}
+
+# Set 29: Colab keeps the driver's libraries in /usr/lib64-nvidia, which only LD_LIBRARY_PATH names;
+# ffmpeg run without it says "Cannot load libcuda.so.1"
+@test "libcuda.so.1 not loadable where the driver's copy is reached only through LD_LIBRARY_PATH: driver-lib-off-path first; not for Singularity's /.singularity.d/libs" {
+	need_pkg libcuda1
+	mkdir -p "$root/usr/lib64-nvidia"
+	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
+	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root/usr/lib64-nvidia/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root/usr/lib64-nvidia/libcuda.so.1"
+	proc_version "$root" 535.309.01
+	echo "LD_LIBRARY_PATH=/usr/lib64-nvidia" >"$env_file"
+	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
+	[ "$(first_cause)" = "driver-lib-off-path high" ]
+	jq -e '.causes[0].evidence | map(test("only through LD_LIBRARY_PATH")) | any' <<<"$output"
+	[ "$(cause_conf no-driver)" = ruled-out ]
+	# Apptainer's --nv binds the driver into /.singularity.d/libs, on every process's LD_LIBRARY_PATH
+	mkdir -p "$root/.singularity.d"
+	mv "$root/usr/lib64-nvidia" "$root/.singularity.d/libs"
+	echo "LD_LIBRARY_PATH=/.singularity.d/libs" >"$env_file"
+	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
+	[ "$(cause_conf driver-lib-off-path)" != high ]
+}
