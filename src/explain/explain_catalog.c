@@ -154,7 +154,9 @@ static size_t parse_causes(struct arena *a, struct explain_catalog *cat, const c
 			len--;
 		bool neg = len && cs[0] == '!';
 		if (neg && !against)
-			cat_error(a, cat, file, line_no, "!key (a contradicted cause) only in explain_patterns.tsv");
+			cat_error(a, cat, file, line_no, "!key (a contradicted cause) only in a message or hint row");
+		else if (neg && len == 1)
+			cat_error(a, cat, file, line_no, "'!' without a cause key");
 		else if (len > (size_t)neg) {
 			char *key = arena_strndup(a, cs + neg, len - neg);
 			const struct explain_cause_def *c = explain_cause_lookup(cat, key);
@@ -299,8 +301,16 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 		d.when_key = arena_strndup(a, when, key_len);
 		d.when_glob = eq + 1;
 	}
-	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes, d.against,
-				  &d.n_against);
+	/* a contradicted cause (!key) only where the row's words are a message or a hint: not a form
+	 * (its library's class decides), a cue or a generic class */
+	bool may_contradict = !d.form && !d.cue && !d.gate && !d.generic;
+	d.n_causes = parse_causes(a, cat, field(r, col_index(hdr, "causes")), file, line_no, d.causes,
+				  may_contradict ? d.against : NULL, may_contradict ? &d.n_against : NULL);
+	for (size_t i = 0; i < d.n_against; i++)
+		for (size_t k = 0; k < d.n_causes; k++)
+			if (d.against[i] == d.causes[k])
+				cat_error(a, cat, file, line_no,
+					  arena_printf(a, "cause '%s' both named and contradicted", d.causes[k]->key));
 	if (d.n_causes == 0 && d.n_against == 0 && !d.form && !d.gate) {
 		cat_error(a, cat, file, line_no, "a phrase without a known cause");
 		return;

@@ -145,6 +145,16 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 	for (size_t i = 0; !r->path && i < r->n_cands && !out->placeholder; i++)
 		if (r->cands[i].empty)
 			out->placeholder = r->cands[i].path;
+	if (r->path && r->how == LOADER_HOW_LD_LIBRARY_PATH) {
+		/* the same search without the environment: a directory LD_LIBRARY_PATH names may also
+		 * be a default one or in ld.so.cache */
+		static const struct envsnap none = { .origin = "no environment" };
+		struct loader *bare = arena_calloc(a, 1, sizeof *bare);
+		cfg.env = &none;
+		loader_init(bare, a, &cfg);
+		const struct loader_result *b = loader_resolve(bare, name, NULL, true);
+		out->env_only = !b || !b->path;
+	}
 }
 #endif
 

@@ -99,6 +99,10 @@ void explain_kv_fill(struct arena *a, const struct explain_message *m, struct ex
 			/* a link-time failure ("ld: cannot find -lcurand"): ld.so's search has no say */
 			if (pass == 0 && f->kind == EXF_FORM && f->form && strcmp(f->form, "link-not-found") == 0)
 				add_kv(a, r, "link_time", "yes");
+			/* a run-time load that failed (not found, or found and not loadable) */
+			if (pass == 0 && f->kind == EXF_FORM && f->has_lib && f->form &&
+			    (strcmp(f->form, "not-found") == 0 || strcmp(f->form, "load-failed") == 0))
+				add_kv(a, r, "load_failed", "yes");
 		}
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
@@ -478,12 +482,17 @@ static const char *check_no_stubs_on_path(struct arena *a, const struct explain_
 static bool finding_mentions(const struct finding *f, const char *what);
 
 /* Windows: check looked for nvcuda.dll, which the NVIDIA display driver puts in System32, in every
- * directory Windows searches and found none: no driver at all (dll-not-found of nvcuda.dll). */
+ * directory Windows searches and found none, nor a copy anywhere else (dll-not-found of nvcuda.dll
+ * whose summary does not read "is installed at ...": src/diag/rules_windows.c, diag_not_found):
+ * no driver at all. */
 static const struct finding *windows_no_nvcuda(const struct explain_machine *m)
 {
-	for (size_t i = 0; m->os == OS_WINDOWS && i < m->fs->n; i++)
-		if (strcmp(m->fs->v[i].id, "dll-not-found") == 0 && finding_mentions(&m->fs->v[i], "nvcuda.dll"))
-			return &m->fs->v[i];
+	for (size_t i = 0; m->os == OS_WINDOWS && i < m->fs->n; i++) {
+		const struct finding *f = &m->fs->v[i];
+		if (strcmp(f->id, "dll-not-found") == 0 && finding_mentions(f, "nvcuda.dll") &&
+		    !(f->summary && ci_has(f->summary, " is installed at ")))
+			return f;
+	}
 	return NULL;
 }
 
@@ -528,10 +537,10 @@ static bool rule_out_names(const struct explain_cause_def *c, const char *check)
 
 bool explain_rule_out_known(const char *name)
 {
-	for (const char *s = name; *s;) {
+	for (const char *s = name; *s || s != name;) {
 		const char *comma = strchr(s, ',');
 		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-		bool known = false;
+		bool known = false; /* an empty name (a trailing or doubled comma) is none */
 		for (size_t i = 0; i < sizeof rule_outs / sizeof rule_outs[0] && !known; i++)
 			known = strlen(rule_outs[i].name) == len && strncmp(rule_outs[i].name, s, len) == 0;
 		if (!known)
@@ -613,6 +622,13 @@ enum support { SUPPORT_NONE, SUPPORT_CONFIRMS, SUPPORT_CONTRADICTS };
 
 /* What the loader and the inventory say about a library cause. Returns the verdict and adds the
  * evidence (or sets *why when contradicted). */
+/* A library of the driver's family (libcuda.so.1, libnvidia-ml.so.1), by the knowledge base. */
+static bool driver_library(const char *name)
+{
+	const struct kb_lib *k = kb_lib_classify(name, OS_LINUX);
+	return k && k->family && strcmp(k->family, "driver") == 0;
+}
+
 static enum support library_support(struct arena *a, const struct explain_machine *m,
 				    struct explain_result *r, const struct explain_resolution *res,
 				    struct explain_cause_result *cr, const char **why)
@@ -648,15 +664,17 @@ static enum support library_support(struct arena *a, const struct explain_machin
 		return SUPPORT_CONFIRMS;
 	}
 	bool env_only = res->available && res->path && res->how && strcmp(res->how, "ld_library_path") == 0;
-	/* the driver's own library reached only that way: it sits off the default search path (Colab's
-	 * /usr/lib64-nvidia, NixOS's /run/opengl-driver/lib), where a process without the variable
-	 * (ffmpeg started by a notebook's shell, a service) does not find it. Not Singularity's and
-	 * Apptainer's /.singularity.d/libs, where --nv binds the driver and whose own environment puts
-	 * it on every process's LD_LIBRARY_PATH */
-	if (lib && env_only && strcmp(fid, "driver-lib-off-path") == 0 && !strstr(res->path, "/.singularity.d/")) {
+	/* a driver library the message could not load that only LD_LIBRARY_PATH reaches here (a search
+	 * without it finds none): it sits off the default search path (Colab's /usr/lib64-nvidia,
+	 * NixOS's /run/opengl-driver/lib), where a process without the variable (ffmpeg started by a
+	 * notebook's shell, a service) does not find it. Not Singularity's and Apptainer's
+	 * /.singularity.d/libs, where --nv binds the driver and whose own environment puts it on
+	 * every process's LD_LIBRARY_PATH */
+	if (lib && res->env_only && strcmp(fid, "driver-lib-off-path") == 0 && explain_kv_get(r, "load_failed") &&
+	    driver_library(lib) && !strstr(res->path, "/.singularity.d/")) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s), not in ld.so.cache or a "
-					 "default directory",
+			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s): a search without it "
+					 "(ld.so.cache, the default directories) finds no copy",
 				      lib, res->path));
 		return SUPPORT_CONFIRMS;
 	}

@@ -71,6 +71,9 @@ struct explain_resolution {
 	 * major where one is installed; NULL when none */
 	const char *dep_missing;
 	const char *dep_other_major;
+	/* found through LD_LIBRARY_PATH, and a search without that variable (ld.so.cache, the default
+	 * directories) finds no copy: only a process given the variable loads it */
+	bool env_only;
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */

@@ -292,6 +292,27 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 	}
 }
 
+/* What the message's own rows contradict (a !key in their causes column) goes, whatever else named
+ * it: nvidia-container-cli speaking says its hook ran, so the container asked for GPUs. Only the
+ * message's own line speaks so (a line around it may be another container's, another command's),
+ * and a cause that is the last one left stays: the text then names nothing better. */
+static void contradicted(const struct explain_message *m, struct tallies *t)
+{
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_pattern_def *p = m->facts[i].pattern;
+		for (size_t k = 0; p && !m->facts[i].context && k < p->n_against; k++)
+			for (size_t j = 0; j < t->n; j++) {
+				if (t->v[j].cause != p->against[k] || t->v[j].score <= 0.01)
+					continue;
+				size_t others = 0;
+				for (size_t o = 0; o < t->n; o++)
+					others += o != j && t->v[o].score > 0.01;
+				if (others)
+					t->v[j].score = 0;
+			}
+	}
+}
+
 static int tally_cmp(const void *x, const void *y)
 {
 	const struct tally *a = x, *b = y;
@@ -365,17 +386,9 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 					t->v[j].because = arena_printf(a, "the log shows %s", f->pattern->source);
 				}
 	}
-	/* what a row's words contradict goes, whatever else named it (the lines around count too:
-	 * docker's own line above nvidia-container-cli's) */
-	for (size_t i = 0; i < m->n_facts; i++) {
-		const struct explain_pattern_def *p = m->facts[i].pattern;
-		for (size_t k = 0; p && k < p->n_against; k++)
-			for (size_t j = 0; j < t->n; j++)
-				if (t->v[j].cause == p->against[k])
-					t->v[j].score = 0;
-	}
 	t->closed = false;
 	versions(a, cat, m, t);
+	contradicted(m, t);
 	/* stable: qsort is not, so equal scores keep their order through the index */
 	for (size_t i = 0; i < t->n; i++)
 		t->v[i].score -= (double)i * 1e-9;

@@ -149,7 +149,10 @@ static void test_catalog_errors(void **state)
 			   "p8\t10\tbogus-form\tx\t\t\ts\n"
 			   "p9\t10\t\tbaz {text:x}\t!=q*\tc1\ts\n"
 			   "p10\t10\t\tqux {text:x}\tx!=q*|r*\tc1\ts\n"
-			   "p11\t10\thint\tquux\t\t!c1\ts\n";
+			   "p11\t10\thint\tquux\t\t!c1\ts\n"
+			   "p12\t10\thint\tcorge\t\t!\ts\n"
+			   "p13\t10\tnot-found\t{lib}: absent\t\t!c1\ts\n"
+			   "p14\t10\t\tgrault\t\tc1,!c1\ts\n";
 	const char *forms = "class\tmajor\tos\tform\tcauses\tsource\n"
 			    "cudnn\t8\twindows\twin-126\tc1\ts\n"
 			    "cudnn\tx\t*\tnot-found\tc1\ts\n"
@@ -177,11 +180,13 @@ static void test_catalog_errors(void **state)
 	struct explain_catalog cat;
 	explain_catalog_parse(&A, &f, &cat);
 	assert_int_equal(cat.n_causes, 1);
-	/* p1, p6 (its known cause), p7 (a form needs none), p10, p11 (a cause it contradicts), k1 */
-	assert_int_equal(cat.n_patterns, 6);
+	/* p1, p6 (its known cause), p7 (a form needs none), p10, p11 (a cause it contradicts), p13
+	 * (a form, its !c1 refused), p14 (its c1; the !c1 beside it refused), k1 */
+	assert_int_equal(cat.n_patterns, 8);
 	assert_false(cat.patterns[0].generic);
-	assert_true(cat.patterns[5].generic); /* a failure class: its {@gpu} expanded */
-	assert_int_equal(cat.patterns[5].pat.items[1].kind, EI_ALT);
+	assert_true(cat.patterns[7].generic); /* a failure class: its {@gpu} expanded */
+	assert_int_equal(cat.patterns[7].pat.items[1].kind, EI_ALT);
+	assert_int_equal(cat.patterns[5].n_against, 0);
 	assert_int_equal(cat.patterns[4].n_causes, 0);
 	assert_int_equal(cat.patterns[4].n_against, 1);
 	assert_ptr_equal(cat.patterns[4].against[0], &cat.causes[0]);
@@ -202,11 +207,13 @@ static void test_catalog_errors(void **state)
 	/* dup, no key, an on_windows naming no cause, bad weight, bad pattern, unknown cause (p4 and p6), p4 left without a cause,
 	 * bad guard (p5, and p9's negated one without a key), bad form; libforms: bad major, bad os, unknown cause, a row left without causes,
 	 * a contradicted cause (!c1: only message rows may say one) and that row left without causes;
+	 * patterns: a '!' without a key (p12, then left without a cause), a form's !c1 (p13), a cause
+	 * both named and contradicted (p14);
 	 * texts: unknown code; vocabulary: a row without words, one with braces; classes: an unknown
 	 * word group */
 	for (size_t i = 0; i < cat.n_errors; i++)
 		assert_non_null(strstr(cat.errors[i], ".tsv:"));
-	assert_int_equal(cat.n_errors, 21);
+	assert_int_equal(cat.n_errors, 25);
 	assert_string_equal(cat.causes[0].on_windows, ""); /* dropped, not left dangling */
 	/* the knowledge base's codes are in every catalogue: names and printed texts */
 	assert_true(cat.n_names > 300);
@@ -1599,14 +1606,27 @@ static void test_container_hook_ran(void **state)
 			assert_string_not_equal(m->cands[k].cause->key, "container-toolkit-missing");
 		}
 	}
-	/* without the hook's words, docker's line alone still speaks of a container without GPUs */
+	/* an NVML error whose text names no NVML code keeps the generic row's cause: the toolkit */
 	const struct explain_message *m =
-		first_message("docker: Error response from daemon: could not select device driver \"\" with "
-			      "capabilities: [[gpu]].");
+		first_message("nvidia-container-cli: initialization error: nvml error: library not found: unknown.");
+	assert_non_null(m);
+	assert_true(m->n_cands > 0);
+	assert_string_equal(m->cands[0].cause->key, "container-toolkit-missing");
+	/* a contradiction speaks for its own line only: an earlier container's hook does not clear
+	 * a later docker run without --gpus */
+	const char *log = "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8\n"
+			  "$ docker run -it myimg python train.py\n"
+			  "RuntimeError: Found no NVIDIA driver on your system.";
+	struct explain_scan *sc = arena_calloc(&A, 1, sizeof *sc);
+	explain_scan_text(&A, explain_catalog_builtin(&A), span_make(log, strlen(log)), sc);
+	m = NULL;
+	for (size_t i = 0; i < sc->n_msgs; i++)
+		if (strstr(sc->msgs[i].line, "Found no NVIDIA driver"))
+			m = &sc->msgs[i];
 	assert_non_null(m);
 	bool no_gpu = false;
 	for (size_t k = 0; k < m->n_cands; k++)
-		no_gpu |= strcmp(m->cands[k].cause->key, "container-toolkit-missing") == 0;
+		no_gpu |= strcmp(m->cands[k].cause->key, "container-no-gpu") == 0;
 	assert_true(no_gpu);
 }
 

@@ -479,6 +479,106 @@ static void test_unrecognised_takes_the_targets_findings(void **state)
 	assert_ptr_equal(r.causes[0].finding, &fs.v[4]);
 }
 
+/* rule_out may name several checks, comma-separated; an empty name (a trailing comma) is none */
+static void test_rule_out_lists(void **state)
+{
+	(void)state;
+	assert_true(explain_rule_out_known(""));
+	assert_true(explain_rule_out_known("driver-covers-runtimes"));
+	assert_true(explain_rule_out_known("driver-covers-runtimes,some-driver"));
+	assert_false(explain_rule_out_known("driver-covers-runtimes,"));
+	assert_false(explain_rule_out_known("driver-covers-runtimes,,some-driver"));
+	assert_false(explain_rule_out_known("some-driver, driver-covers-runtimes"));
+	assert_false(explain_rule_out_known("nope"));
+}
+
+/* Windows without nvcuda.dll (an Intel or AMD card only): the runtime says 35 when it finds no
+ * driver at all, so no-driver is confirmed and a driver too old ruled out; a copy installed
+ * somewhere Windows does not look is a driver, not none. The findings stand for what check's
+ * Windows rules report (tests/scenarios/explain.bats builds the tree for real). */
+static void test_windows_without_nvcuda(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	inv.system.live = true;
+	struct findings fs = { 0 };
+	struct finding *f = add_finding(&fs, "dll-not-found", "nvcuda.dll is not found in any directory Windows searches");
+	f->subject = "nvcuda.dll";
+	struct explain_machine m = { &inv, &fs, OS_WINDOWS, "file env", NULL, NULL, CAT, false };
+	struct explain_result r;
+	const char *msg = "Error CUDA driver version is insufficient for CUDA runtime version at line 167 in file ops.cu";
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_string_equal(r.causes[0].def->finding, "no-driver");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	bool ruled = false;
+	for (size_t i = 0; i < r.n_causes; i++)
+		if (strcmp(r.causes[i].def->finding, "driver-too-old") == 0)
+			ruled = r.causes[i].conf == EXPLAIN_RULED_OUT && strstr(r.causes[i].ruled_out_because, "nvcuda.dll");
+	assert_true(ruled);
+	f->summary = "nvcuda.dll is installed at C:\\Drivers\\nvcuda.dll, but not where Windows looks";
+	explain_rank(&A, &m, hit_of(msg), &r);
+	for (size_t i = 0; i < r.n_causes; i++) {
+		assert_true(strcmp(r.causes[i].def->finding, "driver-too-old") != 0 || r.causes[i].conf != EXPLAIN_RULED_OUT);
+		assert_true(strcmp(r.causes[i].def->finding, "no-driver") != 0 || r.causes[i].conf != EXPLAIN_CONFIRMED);
+	}
+	/* the same finding on Linux (a Windows tree's finding never is) confirms nothing of the driver */
+	m.os = OS_LINUX;
+	f->summary = "nvcuda.dll is not found in any directory Windows searches";
+	explain_rank(&A, &m, hit_of(msg), &r);
+	assert_true(strcmp(r.causes[0].def->finding, "no-driver") != 0 || r.causes[0].conf != EXPLAIN_CONFIRMED);
+}
+
+/* The driver's libcuda reached only through LD_LIBRARY_PATH (Colab's /usr/lib64-nvidia): a process
+ * without the variable cannot load it. Not where a search without it finds a copy too, not for a
+ * library that is not the driver's, not for Apptainer's /.singularity.d/libs. The resolutions here
+ * stand for the loader simulator's (the bats test runs it on a tree). */
+static const char *fake_path;
+static bool fake_env_only;
+static void fake_resolve_env(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
+{
+	memset(out, 0, sizeof *out);
+	out->available = out->system = true;
+	out->path = arena_printf(a, "%s/%s", fake_path, name);
+	out->how = "ld_library_path";
+	out->env_only = fake_env_only;
+	(void)cookie;
+}
+
+static bool confirmed(const struct explain_result *r, const char *finding)
+{
+	for (size_t i = 0; i < r->n_causes; i++)
+		if (strcmp(r->causes[i].def->finding, finding) == 0)
+			return r->causes[i].conf == EXPLAIN_CONFIRMED;
+	return false;
+}
+
+static void test_driver_off_path_through_the_environment(void **state)
+{
+	(void)state;
+	struct inventory inv;
+	memset(&inv, 0, sizeof inv);
+	inv.system.live = true;
+	struct findings fs = { 0 };
+	struct explain_machine m = { &inv, &fs, OS_LINUX, "file env", fake_resolve_env, NULL, CAT, false };
+	struct explain_result r;
+	fake_path = "/usr/lib64-nvidia";
+	fake_env_only = true;
+	explain_rank(&A, &m, hit_of("[h264_nvenc @ 0x55d0] Cannot load libcuda.so.1"), &r);
+	assert_string_equal(r.causes[0].def->finding, "driver-lib-off-path");
+	assert_int_equal(r.causes[0].conf, EXPLAIN_CONFIRMED);
+	fake_env_only = false; /* the directory is in ld.so.cache as well */
+	explain_rank(&A, &m, hit_of("[h264_nvenc @ 0x55d0] Cannot load libcuda.so.1"), &r);
+	assert_false(confirmed(&r, "driver-lib-off-path"));
+	fake_env_only = true;
+	fake_path = "/.singularity.d/libs";
+	explain_rank(&A, &m, hit_of("[h264_nvenc @ 0x55d0] Cannot load libcuda.so.1"), &r);
+	assert_false(confirmed(&r, "driver-lib-off-path"));
+	fake_path = "/opt/x";
+	explain_rank(&A, &m, hit_of("INFO No platform detected, vLLM is running on UnspecifiedPlatform: libcudart.so.12"), &r);
+	assert_false(confirmed(&r, "driver-lib-off-path"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +599,9 @@ int main(void)
 		cmocka_unit_test(test_loader_of_an_image_without_gpu_stack),
 		cmocka_unit_test(test_windows_message_on_linux),
 		cmocka_unit_test(test_unrecognised_takes_the_targets_findings),
+		cmocka_unit_test(test_rule_out_lists),
+		cmocka_unit_test(test_windows_without_nvcuda),
+		cmocka_unit_test(test_driver_off_path_through_the_environment),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
