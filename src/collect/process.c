@@ -44,7 +44,7 @@ void collect_process(struct cudx_ctx *ctx, struct inventory *inv)
 		l->major = k->major;
 		/* maps name the real file: "libcudnn.so.8.9.7" carries its version; else the copy the
 		 * inventory read (wheel RECORD, embedded string) */
-		struct lib_file tmp = { .real_path = l->path };
+		struct lib_file tmp = { .real_path = l->path, .component = k->component };
 		libversion_from_name(ctx, &tmp);
 		l->version = tmp.version;
 		for (size_t i = 0; !l->version && i < inv->n_libs; i++)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/libversion.h"
 #include "collect/python.h"
 #include "collect/python_resolve.h"
 #include "collect/arch.h"
@@ -62,11 +63,13 @@ static void version_of(struct cudx_ctx *ctx, const struct inventory *inv, const 
 			return;
 		}
 	}
-	const char *base = path_basename(real);
-	const char *so = strstr(base, ".so.");
-	if (so && strchr(so + 4, '.')) {
-		*version = arena_strdup(ctx->arena, so + 4);
-		*source = "file name";
+	/* the same reading as the inventory's: not Jetson's libcuda.so.1.1, a revision of the soname */
+	const struct kb_lib *k = kb_lib_classify(path_basename(real), OS_LINUX);
+	struct lib_file tmp = { .real_path = real, .component = k ? k->component : NULL };
+	libversion_from_name(ctx, &tmp);
+	if (tmp.version) {
+		*version = tmp.version;
+		*source = tmp.version_source;
 	}
 }
 

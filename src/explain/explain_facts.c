@@ -1112,6 +1112,28 @@ static void drop_loads_a_symbol_explains(struct explain_reader *L)
 	L->out->n = w;
 }
 
+/* The linker's "cannot find -l:libcuda.so.1" names the file it looked for, which the generic
+ * not-found readings of the same line also catch: the line is about the linker's search (which
+ * reads no ld.so.cache and no LD_LIBRARY_PATH), so its not-found of that library is no second fact. */
+static void drop_loads_the_linker_explains(struct explain_reader *L)
+{
+	size_t w = 0;
+	for (size_t r = 0; r < L->out->n; r++) {
+		const struct explain_fact *f = &L->out->v[r];
+		bool shadowed = false;
+		for (size_t k = 0; k < L->out->n && !shadowed && f->kind == EXF_FORM && f->form &&
+				   strcmp(f->form, "not-found") == 0;
+		     k++) {
+			const struct explain_fact *o = &L->out->v[k];
+			shadowed = o->kind == EXF_FORM && o->form && strcmp(o->form, "link-not-found") == 0 &&
+				   strcasecmp(subject_key(o), subject_key(f)) == 0;
+		}
+		if (!shadowed)
+			L->out->v[w++] = *f;
+	}
+	L->out->n = w;
+}
+
 static void absorb_forms(struct explain_reader *L)
 {
 	for (size_t k = 0; k < L->out->n; k++) {
@@ -1241,6 +1263,7 @@ static void read_line(struct explain_reader *L, struct span line, struct span lc
 	drop_shadowed_numbers(L);
 	refine_forms(L);
 	drop_loads_a_symbol_explains(L);
+	drop_loads_the_linker_explains(L);
 	absorb_forms(L);
 	read_versions(L);
 }

@@ -59,6 +59,11 @@ jpath() {
 	[ "$(jpath '["kb"]["gpu"]["name"]' <<<"$output")" = "NVIDIA GeForce GTX 1050 Ti" ]
 	run_strict "$CUDX" --json kb gpu "NVIDIA GeForce RTX 4070 Ti SUPER"
 	[ "$(jpath '["kb"]["gpu"]["name"]' <<<"$output")" = "NVIDIA GeForce RTX 4070 Ti SUPER" ]
+	# a Jetson's integrated GPU names itself by its chip alone (deviceQuery, torch's device name)
+	run_strict "$CUDX" --json kb gpu Orin
+	[ "$(jpath '["kb"]["gpu"]["compute_capability"]' <<<"$output")" = "8.7" ]
+	run_strict "$CUDX" --json kb gpu Xavier
+	[ "$(jpath '["kb"]["gpu"]["compute_capability"]' <<<"$output")" = "7.2" ]
 }
 
 @test "arch 13.0: Maxwell, Pascal and Volta removed, sm_75 the oldest target" {

@@ -486,3 +486,21 @@ system_cudnn_on_path() {
 	check_json
 	[ "$(echo "$output" | jq -r '[.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.cpu_only)] | length')" = 0 ]
 }
+
+# A Jetson's libcuda is libcuda.so.1.1 (L4T's tegra directory): ".1.1" revises the soname, it is no
+# driver release, so a framework built for CUDA 13 is not judged against a "driver 1.1" (set 30's
+# builders met it on an Orin). A tiny ELF with the soname stands in for the Tegra libcuda.
+@test "torch cu130 on a Jetson whose libcuda is libcuda.so.1.1: no framework-driver-too-old against a driver '1.1'" {
+	healthy_venv
+	local tegra="$R/usr/lib/aarch64-linux-gnu/tegra"
+	mkdir -p "$tegra"
+	echo 'int cuInit(unsigned f) { return (int)f; }' >"$BATS_TEST_TMPDIR/tegra_cuda.c"
+	"$MKPY_CC" -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$tegra/libcuda.so.1.1" "$BATS_TEST_TMPDIR/tegra_cuda.c"
+	ln -s libcuda.so.1.1 "$tegra/libcuda.so.1"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu/tegra
+	check_json
+	[[ "$(echo "$output" | mkpy_ids)" != *framework-driver-too-old* ]]
+	[[ "$output" != *"the driver is 1.1"* ]]
+	# the framework still resolves that libcuda: the check had something to judge
+	[[ "$(echo "$output" | jq -r '[.inventory.python.environments[].frameworks[].libraries[]? | select(.name=="libcuda.so.1") | .resolved][0]')" == *tegra/libcuda.so.1 ]]
+}

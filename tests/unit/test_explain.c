@@ -1568,6 +1568,47 @@ static void test_set29_forms(void **state)
 		assert_false(m->facts[i].kind == EXF_HINT && strcmp(m->facts[i].pattern->id, "wsl-host-prompt") == 0);
 }
 
+/* Set 30's misses, as general facts, in wordings written here. */
+static const struct {
+	const char *text, *finding;
+} set30_forms[] = {
+	/* CUDA IPC needs the peer's GPU visible: Slurm's per-task binding hides it */
+	{ "[node07:4411] cuIpcOpenMemHandle failed: CUDA_ERROR_INVALID_VALUE (1)", "cuda-visible-devices-hides" },
+	{ "2: (GTL DEBUG: 2) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 300",
+	  "cuda-visible-devices-hides" },
+	/* the toolkit refuses --gpus in CSV mode: the container gets no GPU */
+	{ "invoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported. "
+	  "Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead",
+	  "container-no-gpu" },
+	/* ld's -l:FILE for the driver's libcuda: ld does not search where Kubernetes mounts it */
+	{ "/usr/bin/ld: cannot find -l:libcuda.so.1: No such file or directory", "driver-lib-off-path" },
+};
+
+static void test_set30_forms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof set30_forms / sizeof set30_forms[0]; i++) {
+		const struct explain_message *m = first_message(set30_forms[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		if (strcmp(got, set30_forms[i].finding) != 0)
+			print_message("'%s' -> %s, expected %s\n", set30_forms[i].text, got, set30_forms[i].finding);
+		assert_string_equal(got, set30_forms[i].finding);
+	}
+	/* the linker's line is one fact about the file it looked for, not a run-time not-found too */
+	const struct explain_message *m = first_message("/usr/bin/ld: cannot find -l:libcuda.so.1");
+	size_t forms = 0;
+	for (size_t i = 0; m && i < m->n_facts; i++)
+		forms += m->facts[i].kind == EXF_FORM;
+	assert_int_equal(forms, 1);
+	assert_string_equal(fact_of(m, EXF_FORM, 0)->form, "link-not-found");
+	/* TensorFlow's "DNN library is not found" follows a cuDNN older than its build as well */
+	m = first_message("DNN library is not found.");
+	bool older = false;
+	for (size_t i = 0; m && i < m->n_cands; i++)
+		older |= strcmp(m->cands[i].cause->key, "cudnn-runtime-too-old") == 0;
+	assert_true(older);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1660,6 +1701,7 @@ int main(void)
 		cmocka_unit_test(test_set28_forms),
 		cmocka_unit_test(test_container_hook_ran),
 		cmocka_unit_test(test_set29_forms),
+		cmocka_unit_test(test_set30_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
