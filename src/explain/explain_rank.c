@@ -622,6 +622,25 @@ enum support { SUPPORT_NONE, SUPPORT_CONFIRMS, SUPPORT_CONTRADICTS };
 
 /* What the loader and the inventory say about a library cause. Returns the verdict and adds the
  * evidence (or sets *why when contradicted). */
+/* Whether path's directory is one binutils ld searches without -L: /lib, /usr/lib, /lib64,
+ * /usr/lib64, /usr/local/lib and their multiarch subdirectories (/usr/lib/x86_64-linux-gnu). */
+static bool linker_default_dir(struct arena *a, const char *path)
+{
+	static const char *const dirs[] = { "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib" };
+	const char *dir = path_dirname(a, path);
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		size_t n = strlen(dirs[i]);
+		if (strncmp(dir, dirs[i], n) != 0)
+			continue;
+		if (dir[n] == 0)
+			return true;
+		/* one multiarch level below: "/usr/lib/x86_64-linux-gnu" */
+		if (dir[n] == '/' && !strchr(dir + n + 1, '/') && strstr(dir + n + 1, "-linux-gnu"))
+			return true;
+	}
+	return false;
+}
+
 /* A library of the driver's family (libcuda.so.1, libnvidia-ml.so.1), by the knowledge base. */
 static bool driver_library(const char *name)
 {
@@ -678,6 +697,15 @@ static enum support library_support(struct arena *a, const struct explain_machin
 				      lib, res->path));
 		return SUPPORT_CONFIRMS;
 	}
+	/* the linker searches -L, LIBRARY_PATH and its default directories: a driver library the
+	 * loader reaches elsewhere (LD_LIBRARY_PATH, ld.so.cache) is off the linker's path */
+	if (lib && res->path && strcmp(fid, "driver-lib-off-path") == 0 && explain_kv_get(r, "link_time") &&
+	    driver_library(lib) && !linker_default_dir(a, res->path)) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "%s is here at %s (via %s), a directory ld does not search by default", lib,
+				      res->path, res->how ? res->how : "?"));
+		return SUPPORT_CONFIRMS;
+	}
 	if (!lib || !(not_found || wrong_major))
 		return SUPPORT_NONE;
 	/* a cause that holds only where the versioned library is installed */
@@ -688,7 +716,7 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	 * another shell). That does not rule out "not found" there; it is the likeliest story.
 	 * Windows' PATH is the system's and the user's setting, which every new process gets: a DLL on
 	 * it still rules "not found" out. */
-	if (env_only && not_found) {
+	if (env_only && not_found && !explain_kv_get(r, "link_time")) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s): a process started "
 					 "without that environment (sudo, a service, an IDE, another shell) would not find it",

@@ -1190,16 +1190,23 @@ T
 	jq -e '[.causes[] | select(.id == "driver-too-old") | .ruled_out_because // ""][0] | test("no nvcuda.dll") | not' <<<"$output"
 }
 
+# Driver 535 (Debian's real libcuda) loaded, its libcuda in DIR of the root with the soname link,
+# and LD_LIBRARY_PATH=DIR: a driver the loader reaches only through the environment
+driver_535_only_through_env() {
+	local dir=$1
+	need_pkg libcuda1
+	mkdir -p "$root$dir"
+	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root$dir/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root$dir/libcuda.so.1"
+	proc_version "$root" 535.309.01
+	echo "LD_LIBRARY_PATH=$dir" >"$env_file"
+}
+
 # Set 29: Colab keeps the driver's libraries in /usr/lib64-nvidia, which only LD_LIBRARY_PATH names;
 # ffmpeg run without it says "Cannot load libcuda.so.1"
 @test "libcuda.so.1 not loadable where the driver's copy is reached only through LD_LIBRARY_PATH: driver-lib-off-path first; not for Singularity's /.singularity.d/libs" {
-	need_pkg libcuda1
-	mkdir -p "$root/usr/lib64-nvidia"
+	driver_535_only_through_env /usr/lib64-nvidia
 	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
-	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root/usr/lib64-nvidia/libcuda.so.535.309.01"
-	ln -s libcuda.so.535.309.01 "$root/usr/lib64-nvidia/libcuda.so.1"
-	proc_version "$root" 535.309.01
-	echo "LD_LIBRARY_PATH=/usr/lib64-nvidia" >"$env_file"
 	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
 	[ "$(first_cause)" = "driver-lib-off-path high" ]
 	jq -e '.causes[0].evidence | map(test("only through LD_LIBRARY_PATH")) | any' <<<"$output"
@@ -1210,4 +1217,15 @@ T
 	echo "LD_LIBRARY_PATH=/.singularity.d/libs" >"$env_file"
 	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
 	[ "$(cause_conf driver-lib-off-path)" != high ]
+}
+
+# Set 30: Triton's JIT build links -l:libcuda.so.1 in a pod whose driver is mounted at
+# /usr/local/nvidia/lib64; the loader reaches it through LD_LIBRARY_PATH, the linker never does
+@test "ld's 'cannot find -l:libcuda.so.1' where the driver is reached only through LD_LIBRARY_PATH: driver-lib-off-path first, with the linker's fix, not the loader's" {
+	driver_535_only_through_env /usr/local/nvidia/lib64
+	explain_here "/usr/bin/ld: cannot find -l:libcuda.so.1: No such file or directory"
+	[ "$(first_cause)" = "driver-lib-off-path high" ]
+	jq -e '.causes[0].fix | map(test("LIBRARY_PATH")) | any' <<<"$output"
+	jq -e '.causes[0].fix | map(test("LD_LIBRARY_PATH")) | any | not' <<<"$output"
+	jq -e '(.elsewhere // "") | test("ran without it") | not' <<<"$output"
 }

@@ -1580,6 +1580,12 @@ static const struct {
 	{ "invoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported. "
 	  "Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead",
 	  "container-no-gpu" },
+	/* ...also wrapped in docker's own words, which speak of the hook and the toolkit */
+	{ "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI "
+	  "runtime create failed: runc create failed: unable to start container process: error during container init: "
+	  "error running hook #0: error running hook: exit status 1, stdout: , stderr: invoking the NVIDIA Container "
+	  "Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported.",
+	  "container-no-gpu" },
 	/* ld's -l:FILE for the driver's libcuda: ld does not search where Kubernetes mounts it */
 	{ "/usr/bin/ld: cannot find -l:libcuda.so.1: No such file or directory", "driver-lib-off-path" },
 };
@@ -1601,6 +1607,9 @@ static void test_set30_forms(void **state)
 		forms += m->facts[i].kind == EXF_FORM;
 	assert_int_equal(forms, 1);
 	assert_string_equal(fact_of(m, EXF_FORM, 0)->form, "link-not-found");
+	/* a CUDA IPC handle opened twice is the program's own bug, not a hidden GPU */
+	m = first_message("cuIpcOpenMemHandle failed with CUDA_ERROR_ALREADY_MAPPED");
+	assert_true(!m || !m->n_cands || strcmp(m->cands[0].cause->finding, "cuda-visible-devices-hides") != 0);
 	/* TensorFlow's "DNN library is not found" follows a cuDNN older than its build as well */
 	m = first_message("DNN library is not found.");
 	bool older = false;
