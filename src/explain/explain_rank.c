@@ -519,35 +519,39 @@ static const struct {
 	{ "driver-covers-runtimes", check_driver_covers_runtimes }, { "some-driver", check_some_driver },
 };
 
+/* The next name of a comma-separated rule_out list at *s: its length, *s moved past its comma;
+ * false at the end of the list. An empty name (a trailing or doubled comma) is returned as one. */
+static bool next_rule_out(const char **s, const char *list, size_t *len)
+{
+	if (!*s || (!**s && *s == list)) /* past the last name; an empty list names nothing */
+		return false;
+	const char *comma = strchr(*s, ',');
+	*len = comma ? (size_t)(comma - *s) : strlen(*s);
+	return true;
+}
+
 /* Whether a cause's rule_out column (one check, or several separated by commas) names check. */
 static bool rule_out_names(const struct explain_cause_def *c, const char *check)
 {
-	size_t n = strlen(check);
-	for (const char *s = c->rule_out; *s;) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-		if (len == n && strncmp(s, check, n) == 0)
+	size_t len;
+	for (const char *s = c->rule_out; next_rule_out(&s, c->rule_out, &len);) {
+		if (len == strlen(check) && strncmp(s, check, len) == 0)
 			return true;
-		if (!comma)
-			break;
-		s = comma + 1;
+		s = s[len] ? s + len + 1 : NULL;
 	}
 	return false;
 }
 
 bool explain_rule_out_known(const char *name)
 {
-	for (const char *s = name; *s || s != name;) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-		bool known = false; /* an empty name (a trailing or doubled comma) is none */
+	size_t len;
+	for (const char *s = name; next_rule_out(&s, name, &len);) {
+		bool known = false;
 		for (size_t i = 0; i < sizeof rule_outs / sizeof rule_outs[0] && !known; i++)
 			known = strlen(rule_outs[i].name) == len && strncmp(rule_outs[i].name, s, len) == 0;
 		if (!known)
 			return false;
-		if (!comma)
-			break;
-		s = comma + 1;
+		s = s[len] ? s + len + 1 : NULL;
 	}
 	return true;
 }
@@ -620,8 +624,6 @@ static const struct lib_file *other_major(const struct inventory *inv, const cha
 
 enum support { SUPPORT_NONE, SUPPORT_CONFIRMS, SUPPORT_CONTRADICTS };
 
-/* What the loader and the inventory say about a library cause. Returns the verdict and adds the
- * evidence (or sets *why when contradicted). */
 /* Whether path's directory is one binutils ld searches without -L: /lib, /usr/lib, /lib64,
  * /usr/lib64, /usr/local/lib and their multiarch subdirectories (/usr/lib/x86_64-linux-gnu). */
 static bool linker_default_dir(struct arena *a, const char *path)
@@ -648,6 +650,8 @@ static bool driver_library(const char *name)
 	return k && k->family && strcmp(k->family, "driver") == 0;
 }
 
+/* What the loader and the inventory say about a library cause. Returns the verdict and adds the
+ * evidence (or sets *why when contradicted). */
 static enum support library_support(struct arena *a, const struct explain_machine *m,
 				    struct explain_result *r, const struct explain_resolution *res,
 				    struct explain_cause_result *cr, const char **why)
