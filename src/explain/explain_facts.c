@@ -228,7 +228,8 @@ void explain_lib_classify(const struct explain_catalog *cat, const char *name, s
 		if (explain_glob(cat->libclasses[i].glob, b))
 			out->klass = cat->libclasses[i].klass;
 	out->kb = kb_lib_classify(b, out->os == 'w' ? OS_WINDOWS : out->os == 'l' ? OS_LINUX : OS_AUTO);
-	out->major = out->kb && out->kb->major ? out->kb->major : name_major(b);
+	/* an unversioned name (libcublas.so) classifies as the newest major, which it does not name */
+	out->major = out->kb && out->kb->major && !kb_lib_name_unversioned(b) ? out->kb->major : name_major(b);
 }
 
 /* A token ending in ".dll", or holding ".so" followed by its end, a dot or a digit. Returns the

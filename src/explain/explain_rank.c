@@ -20,6 +20,7 @@
 
 #include "collect/python.h"
 #include "collect/windows.h"
+#include "diag/driver_checks.h"
 #include "diag/rule.h"
 #include "explain/explain_rank.h"
 #include "fmt/version.h"
@@ -78,8 +79,14 @@ static void lib_kv(struct arena *a, struct explain_result *r, const struct expla
 	if (!l->name)
 		return;
 	add_kv(a, r, "library", l->name);
+	/* a family named by a word on a Windows line ("cublas library", read as libcublas.so) names
+	 * no DLL: say which family */
+	size_t n = strlen(l->name);
+	bool family = n > 6 && strncmp(l->name, "lib", 3) == 0 && strcmp(l->name + n - 3, ".so") == 0;
 	if (l->os == 'w')
-		add_kv(a, r, "dll", l->name);
+		add_kv(a, r, "dll", family ? arena_printf(a, "a %.*s DLL", (int)(n - 6), l->name + 3) : l->name);
+	if (l->os == 'w' && family)
+		add_kv(a, r, "family_dll", "yes");
 	if (l->major >= 0 && explain_kv_get(r, "library") == l->name)
 		add_kv(a, r, "libmajor", arena_printf(a, "%d", l->major));
 }
@@ -462,6 +469,22 @@ static const char *check_driver_versions_agree(struct arena *a, const struct exp
 			    d->libcuda_path, d->kernel_version);
 }
 
+/* No forward-compatibility libcuda anywhere (no cuda-compat directory), and the libcuda the loader
+ * picks is the loaded module's own release: CUDA meets no libcuda newer than the module, which is
+ * what error 804 reports. Not in a container, whose compat libraries the NVIDIA runtime may mount
+ * from outside the image. */
+static const char *check_no_compat_lib(struct arena *a, const struct explain_machine *m, struct explain_result *r)
+{
+	(void)r;
+	const struct driver_info *d = &m->inv->driver;
+	if (d->n_compat_dirs || m->inv->system.container || !d->kernel_version || !d->libcuda_version ||
+	    d->libcuda_is_stub || strcmp(d->kernel_version, d->libcuda_version) != 0)
+		return NULL;
+	return arena_printf(a, "no forward-compatibility libcuda here (no cuda-compat directory), and the libcuda.so.1 "
+			       "the loader picks (%s) is the loaded module's release, %s",
+			    d->libcuda_path, d->kernel_version);
+}
+
 /* No stubs directory on LD_LIBRARY_PATH where it ran (the environment is known). */
 static const char *check_no_stubs_on_path(struct arena *a, const struct explain_machine *m,
 					  struct explain_result *r)
@@ -515,7 +538,7 @@ static const struct {
 	{ "not-wsl", check_not_wsl },           { "no-stub", check_no_stub },
 	{ "versioned-copy-absent", check_versioned_copy_absent }, { "torch-gpu-build", check_torch_gpu_build },
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
-	{ "driver-versions-agree", check_driver_versions_agree },
+	{ "driver-versions-agree", check_driver_versions_agree }, { "no-compat-lib", check_no_compat_lib },
 	{ "driver-covers-runtimes", check_driver_covers_runtimes }, { "some-driver", check_some_driver },
 };
 
@@ -679,9 +702,15 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	}
 	bool not_found = strcmp(fid, "lib-not-found") == 0 || strcmp(fid, "dll-not-found") == 0;
 	bool wrong_major = strcmp(fid, "lib-wrong-major") == 0 || strcmp(fid, "dll-wrong-major") == 0;
+	/* an extension module whose missing import only PATH holds: Python 3.8+ does not search it */
+	if (res->dep_path_only && strcmp(fid, "python-dll-directory") == 0) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->dep_missing);
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->dep_path_only);
+		return SUPPORT_CONFIRMS;
+	}
 	/* the DLL the message names by its path is there; one of its imports is not */
 	const char *dep = wrong_major ? res->dep_other_major
-			  : strcmp(fid, "dll-dependency-missing") == 0 ? res->dep_missing : NULL;
+			  : strcmp(fid, "dll-dependency-missing") == 0 && !res->dep_path_only ? res->dep_missing : NULL;
 	if (lib && dep) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, dep);
 		return SUPPORT_CONFIRMS;
@@ -766,9 +795,17 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	}
 	if (wrong_major && res->other_major) { /* the Windows search saw another major */
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-			 arena_printf(a, "%s is not installed here; another major is: %s", lib, res->other_major));
+			 res->family_only
+				 ? arena_printf(a, "the message names no file; this machine's copy of the family is %s, "
+						   "under a name the program did not look for (another CUDA release)",
+						res->other_major)
+				 : arena_printf(a, "%s is not installed here; another major is: %s", lib, res->other_major));
 		return SUPPORT_CONFIRMS;
 	}
+	/* a family named by a word, found on the search path under another release's name: the
+	 * program's search reached it and wanted another name, so "not in any directory" is not it */
+	if (not_found && res->family_only && res->other_major)
+		return SUPPORT_NONE;
 	if (wrong_major) {
 		const struct lib_file *o = other_major(m->inv, lib);
 		if (!o)
@@ -876,6 +913,20 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 {
 	const struct explain_cause_def *c = cr->def;
 	const char *lib = explain_kv_get(r, "library");
+	/* the libcuda the loader picks is a forward-compatibility one (cuda-compat): its age against
+	 * the module is that mechanism's, whatever check calls the version pair */
+	const struct driver_info *drv = m ? &m->inv->driver : NULL;
+	if (drv && strcmp(c->finding, "forward-compat-unsupported") == 0 && drv->libcuda_path &&
+	    driver_in_compat_dir(drv, drv->libcuda_path)) {
+		cr->conf = EXPLAIN_CONFIRMED;
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "the libcuda.so.1 the loader picks is a forward-compatibility copy: %s%s%s%s%s",
+				      drv->libcuda_path, drv->libcuda_version ? " (driver " : "",
+				      drv->libcuda_version ? drv->libcuda_version : "", drv->libcuda_version ? ")" : "",
+				      drv->kernel_version ? arena_printf(a, ", the loaded module is %s", drv->kernel_version)
+							  : ""));
+		return 0;
+	}
 	const struct finding *f = confirming(m, c->finding, lib);
 	if (!f && strcmp(c->finding, "no-driver") == 0)
 		f = windows_no_nvcuda(m); /* Windows' no-driver: check names it as the DLL it misses */
@@ -1058,6 +1109,10 @@ static int add_candidate(struct arena *a, const struct explain_machine *m, struc
 	cr->because = because;
 	cr->summary = fill(a, r, c->summary);
 	cr->check = *c->check ? fill(a, r, c->check) : NULL;
+	/* a family named by a word has no file name for `cudx why`: the Windows report lists the
+	 * CUDA DLLs the search finds */
+	if (cr->check && explain_kv_get(r, "family_dll") && strstr(c->check, "{dll}"))
+		cr->check = "cudx check --os windows";
 	int rank = m ? judge(a, m, r, res, cr) : 2;
 	if (cr->n_fix == 0) {
 		/* the catalogue's fix: steps separated by the two characters \n */
@@ -1090,6 +1145,22 @@ static void add_resolution_cause(struct arena *a, const struct explain_machine *
 	rank[k] = add_candidate(a, m, r, res, c, 0, because);
 }
 
+/* The module of Python's "DLL load failed while importing X" on the line, or NULL. */
+static const char *imported_module(struct arena *a, const char *line)
+{
+	static const char key[] = "while importing ";
+	for (const char *p = line; p && *p; p++) {
+		if (strncasecmp(p, key, sizeof key - 1) != 0)
+			continue;
+		const char *w = p + sizeof key - 1;
+		size_t n = 0;
+		while (isalnum((unsigned char)w[n]) || w[n] == '_')
+			n++;
+		return n ? arena_strndup(a, w, n) : NULL;
+	}
+	return NULL;
+}
+
 void explain_rank(struct arena *a, const struct explain_machine *m, const struct explain_message *msg,
 		  struct explain_result *r)
 {
@@ -1103,7 +1174,18 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	 * the search would find it says nothing of that load */
 	bool dll_by_path = explain_kv_get(r, "dll") && msg->line &&
 			   (ci_has(msg->line, arena_printf(a, "\\%s", lib)) || ci_has(msg->line, arena_printf(a, "/%s", lib)));
-	if (machine && m->resolve && lib && !dll_by_path)
+	/* Python's "DLL load failed while importing X" names the extension module, not a DLL: on a
+	 * Windows target, its .pyd and what it imports */
+	const char *module = !lib && machine && m->os == OS_WINDOWS ? imported_module(a, msg->line) : NULL;
+	if (module && m->resolve) {
+		m->resolve(m->cookie, a, arena_printf(a, "%s.pyd", module), &res);
+		if (res.path) { /* the module's file is the subject the loader checks speak of */
+			lib = path_basename(res.path);
+			add_kv(a, r, "library", lib);
+			add_kv(a, r, "dll", lib);
+		}
+	}
+	if (machine && m->resolve && lib && !dll_by_path && !module)
 		m->resolve(m->cookie, a, lib, &res);
 	else if (machine && m->resolve && lib) { /* that file, and what it imports */
 		const char *path = path_token(a, msg->line, lib);

@@ -70,10 +70,18 @@ struct explain_resolution {
 	 * directory holds ("yolo.dll imports cudart64_92.dll, not found"), and that import's other
 	 * major where one is installed; NULL when none */
 	const char *dep_missing;
+	const char *dep_missing_name;
 	const char *dep_other_major;
+	/* an extension module Python 3.8+ loaded: its missing import is on the standard search path
+	 * (PATH), which that load does not use; NULL when not so */
+	const char *dep_path_only;
 	/* found through LD_LIBRARY_PATH, and a search without that variable (ld.so.cache, the default
 	 * directories) finds no copy: only a process given the variable loads it */
 	bool env_only;
+	/* the message named a family, no file ("cublas library not found"), and the search was for
+	 * that family's DLLs (Windows, where each CUDA release's has its own name): other_major is a
+	 * copy under a name the program did not ask for */
+	bool family_only;
 };
 
 /* What ranking may look at; inv/fs NULL = no machine (the text's order stands). */

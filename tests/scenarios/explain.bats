@@ -1229,3 +1229,78 @@ driver_535_only_through_env() {
 	jq -e '.causes[0].fix | map(test("LD_LIBRARY_PATH")) | any | not' <<<"$output"
 	jq -e '(.elsewhere // "") | test("ran without it") | not' <<<"$output"
 }
+
+# Set 31: Python 3.8+ names the extension module, not the DLL ("DLL load failed while importing
+# _ext"); its .pyd (here the fixture cudnn_cnn_infer64_8.dll, which imports zlibwapi.dll and
+# cublasLt64_11.dll) is in the environment's site-packages, and what it imports decides
+@test "'DLL load failed while importing X': X's .pyd found, its missing import named (dll-dependency-missing); an import only PATH holds is python-dll-directory; one in the package's lib folder is found" {
+	win_cudnn_tree
+	local pkg='C:\venv\Lib\site-packages\foo'
+	wintree_put "$R" "$pkg" x64/cudnn_cnn_infer64_8.dll _ext.cp310-win_amd64.pyd
+	wintree_put "$R" "$pkg" x64/old/cublasLt64_11.dll
+	printf 'home = C:\\Python310\r\nversion = 3.10.11\r\n' >"$R/venv/pyvenv.cfg"
+	wintree_env "$env_file" 'Path=C:\Windows\system32;C:\Windows;C:\zlib\bin' 'VIRTUAL_ENV=C:\venv'
+	local msg='ImportError: DLL load failed while importing _ext: The specified module could not be found.'
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(first_cause)" = "dll-dependency-missing high" ]
+	jq -e '.causes[0].evidence | map(test("_ext.cp310-win_amd64.pyd imports zlibwapi.dll")) | any' <<<"$output"
+	[ "$(cause_conf dll-not-found)" = ruled-out ]
+	# on PATH only: Python 3.8+ does not search it for an extension's imports
+	wintree_put "$R" 'C:\zlib\bin' x64/zlibwapi.dll
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(first_cause)" = "python-dll-directory high" ]
+	jq -e '.causes[0].evidence | map(test("zlibwapi.dll is on the standard search path")) | any' <<<"$output"
+	[ "$(cause_conf dll-dependency-missing)" != high ]
+	# in the package's own lib folder (which packages add with os.add_dll_directory): found
+	rm -r "$R/zlib"
+	wintree_put "$R" "$pkg\\lib" x64/zlibwapi.dll
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(cause_conf dll-dependency-missing)" != high ]
+	[ "$(cause_conf python-dll-directory)" != high ]
+}
+
+# Set 31: scikit-cuda's "cublas library not found" names the family, no DLL; Windows names each
+# CUDA release's cuBLAS differently, so one on PATH is a name the program did not look for
+@test "a family named by a word on Windows ('cublas library not found'): another release's DLL on PATH confirms dll-wrong-major; none anywhere does not" {
+	win_cudnn_tree
+	local msg='  File "C:\Anaconda2\lib\site-packages\skcuda\cublas.py", line 55, in <module>
+    raise OSError('"'"'cublas library not found'"'"')
+OSError: cublas library not found'
+	wintree_env "$env_file" 'Path=C:\Windows\system32;C:\Windows'
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
+	[ "$(cause_conf dll-wrong-major)" != high ]
+	wintree_put "$R" 'C:\CUDA\v12\bin' x64/cublas64_12.dll
+	wintree_env "$env_file" 'Path=C:\Windows\system32;C:\Windows;C:\CUDA\v12\bin'
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
+	[ "$(first_cause)" = "dll-wrong-major high" ]
+	jq -e '.causes[0].evidence | map(test("cublas64_12.dll")) | any' <<<"$output"
+	# no file name to give `cudx why`, and no CUDA release the message does not name
+	jq -e '[.causes[] | .check // ""] | map(test("why a ")) | any | not' <<<"$output"
+	jq -e '.causes[0].fix | map(test("CUDA 13|required")) | any | not' <<<"$output"
+}
+
+# Set 31: error 804 where no forward-compatibility libcuda exists and the loaded module is the
+# libcuda's own release: neither cause this code has is here
+@test "error 804 on a machine without cuda-compat whose module and libcuda agree: forward-compat-unsupported ruled out; a mismatch is its second cause" {
+	explain_here "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW"
+	[ "$(jq -r '[.causes[].id] | .[0:2] | join(" ")' <<<"$output")" = "forward-compat-unsupported driver-userspace-mismatch" ]
+	driver_535_only_through_env /usr/lib/nvidia
+	explain_here "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW"
+	[ "$(cause_conf forward-compat-unsupported)" = ruled-out ]
+	jq -e '[.causes[] | select(.id == "forward-compat-unsupported") | .ruled_out_because][0] | test("no forward-compatibility libcuda")' <<<"$output"
+}
+
+# Set 12's p-39 the other way round: a CUDA image whose LD_LIBRARY_PATH puts its cuda-compat
+# libcuda (here driver 535's real one) before the host's module of driver 470
+@test "error 804 where the loader picks a cuda-compat libcuda: forward-compat-unsupported first, confirmed, before the version mismatch check reports" {
+	need_pkg libcuda1
+	install_driver_470
+	local compat=/usr/local/cuda-12.2/compat
+	mkdir -p "$root$compat"
+	hostfile "$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01" "$root$compat/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root$compat/libcuda.so.1"
+	echo "LD_LIBRARY_PATH=$compat" >"$env_file"
+	explain_here "cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non supported HW"
+	[ "$(first_cause)" = "forward-compat-unsupported high" ]
+	jq -e '.causes[0].evidence | map(test("forward-compatibility copy: /usr/local/cuda-12.2/compat/libcuda.so.1")) | any' <<<"$output"
+}

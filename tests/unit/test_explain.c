@@ -1280,11 +1280,26 @@ static void test_compile_with_cuda_lookalike(void **state)
 	assert_string_equal(first_finding("please compile with CUDA 11.8 or later"), "not recognised");
 }
 
+/* A message and the finding its first cause must be. */
+struct form_case {
+	const char *text, *finding;
+};
+
+/* Each case's first cause, every mismatch printed before the first failing assertion. */
+static void expect_first_findings(const struct form_case *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct explain_message *m = first_message(v[i].text);
+		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
+		if (strcmp(got, v[i].finding) != 0)
+			print_message("'%s' -> %s, expected %s\n", v[i].text, got, v[i].finding);
+		assert_string_equal(got, v[i].finding);
+	}
+}
+
 /* ---- the forms set 25's misses showed (tests/fixtures/explain/machine/set25): each message's
  * first cause, and readings that must not happen ---------------------------------------------- */
-static const struct {
-	const char *text, *finding;
-} set25_forms[] = {
+static const struct form_case set25_forms[] = {
 	/* a driver that says it will not drive the GPU, in a user's words */
 	{ "NVIDIA 535 is incompatible with the GTX 760 and explicitly ignored the GPU at boot.", "driver-gpu-unsupported" },
 	/* TensorFlow's kernel/DSO comparison with its versions cut short in the paste */
@@ -1314,13 +1329,7 @@ static const struct {
 static void test_set25_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof set25_forms / sizeof set25_forms[0]; i++) {
-		const struct explain_message *m = first_message(set25_forms[i].text);
-		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
-		if (strcmp(got, set25_forms[i].finding) != 0)
-			print_message("'%s' -> %s, expected %s\n", set25_forms[i].text, got, set25_forms[i].finding);
-		assert_string_equal(got, set25_forms[i].finding);
-	}
+	expect_first_findings(set25_forms, sizeof set25_forms / sizeof set25_forms[0]);
 	/* a count is no code: "100 errors detected" is not cudaErrorNoDevice */
 	const struct explain_message *m =
 		first_message("Error limit reached. 100 errors detected in the compilation of \"CMakeCUDACompilerId.cu\".");
@@ -1356,9 +1365,7 @@ static void test_set25_forms(void **state)
 
 /* Set 26's misses, as general facts: each in a wording written here, with the look-alike that must
  * not trigger it. */
-static const struct {
-	const char *text, *finding;
-} set26_forms[] = {
+static const struct form_case set26_forms[] = {
 	/* the proprietary module refusing a GPU only the open modules drive (Blackwell) */
 	{ "NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2b85) installed in this system requires use of the NVIDIA open kernel modules.",
 	  "driver-gpu-unsupported" },
@@ -1397,13 +1404,7 @@ static void test_set26_forms(void **state)
 {
 	(void)state;
 	const struct explain_message *m0;
-	for (size_t i = 0; i < sizeof set26_forms / sizeof set26_forms[0]; i++) {
-		const struct explain_message *m = first_message(set26_forms[i].text);
-		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
-		if (strcmp(got, set26_forms[i].finding) != 0)
-			print_message("'%s' -> %s, expected %s\n", set26_forms[i].text, got, set26_forms[i].finding);
-		assert_string_equal(got, set26_forms[i].finding);
-	}
+	expect_first_findings(set26_forms, sizeof set26_forms / sizeof set26_forms[0]);
 	/* a device count that was read is no failure, nor a count of GPUs without CUDA */
 	assert_null(first_message("Number of CUDA devices: 2"));
 	assert_null(first_message("error: unable to read gpu count from config file"));
@@ -1421,9 +1422,7 @@ static void test_set26_forms(void **state)
 }
 
 /* Set 27's misses, as general facts, in wordings written here. */
-static const struct {
-	const char *text, *finding;
-} set27_forms[] = {
+static const struct form_case set27_forms[] = {
 	/* 300 prints 200's text, "device kernel image is invalid": code for another GPU */
 	{ "cuModuleLoadData returned CUDA_ERROR_INVALID_SOURCE", "no-kernel-image" },
 	{ "kernel launch: CUDA error DRIVER: '300' in func 'solve'", "no-kernel-image" },
@@ -1449,13 +1448,7 @@ static const struct {
 static void test_set27_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof set27_forms / sizeof set27_forms[0]; i++) {
-		const struct explain_message *m = first_message(set27_forms[i].text);
-		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
-		if (strcmp(got, set27_forms[i].finding) != 0)
-			print_message("'%s' -> %s, expected %s\n", set27_forms[i].text, got, set27_forms[i].finding);
-		assert_string_equal(got, set27_forms[i].finding);
-	}
+	expect_first_findings(set27_forms, sizeof set27_forms / sizeof set27_forms[0]);
 	/* a component the line names by a word and by its file is one library, not two ("NVML
 	 * library" was read as a libnvml.so besides libnvidia-ml.so) */
 	const struct explain_message *m =
@@ -1473,9 +1466,7 @@ static void test_set27_forms(void **state)
 }
 
 /* Set 28's misses, as general facts, in wordings written here. */
-static const struct {
-	const char *text, *finding;
-} set28_forms[] = {
+static const struct form_case set28_forms[] = {
 	/* JCuda X.Y's natives import CUDA X.Y's libraries: another CUDA installed leaves them missing */
 	{ "java.lang.UnsatisfiedLinkError: Error while loading native library \"JCudnn-10.1.0-windows-x86_64\"",
 	  "dll-wrong-major" },
@@ -1504,13 +1495,7 @@ static const struct {
 static void test_set28_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof set28_forms / sizeof set28_forms[0]; i++) {
-		const struct explain_message *m = first_message(set28_forms[i].text);
-		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
-		if (strcmp(got, set28_forms[i].finding) != 0)
-			print_message("'%s' -> %s, expected %s\n", set28_forms[i].text, got, set28_forms[i].finding);
-		assert_string_equal(got, set28_forms[i].finding);
-	}
+	expect_first_findings(set28_forms, sizeof set28_forms / sizeof set28_forms[0]);
 	assert_string_equal(fact_of(first_message("ncclCommInitRank failed: unhandled system error"), EXF_CODE, 0)->code->name,
 			    "ncclSystemError");
 	/* NCCL's "error (run with NCCL_DEBUG=INFO for details)" ends its codes 1 and 2 alike: code 2's
@@ -1526,9 +1511,7 @@ static void test_set28_forms(void **state)
 }
 
 /* Set 29's misses, as general facts, in wordings written here. */
-static const struct {
-	const char *text, *finding;
-} set29_forms[] = {
+static const struct form_case set29_forms[] = {
 	/* NCCL's NVLS transport needs the NVSwitch fabric: a CUDA failure there is the fabric manager's */
 	{ "host7:311:402 [0] transport/nvls.cc:188 NCCL WARN Cuda failure 999 'unknown error'", "fabric-manager-not-running" },
 	/* hashcat's CUDA backend loads NVRTC from the toolkit */
@@ -1549,13 +1532,7 @@ static const struct {
 static void test_set29_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof set29_forms / sizeof set29_forms[0]; i++) {
-		const struct explain_message *m = first_message(set29_forms[i].text);
-		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
-		if (strcmp(got, set29_forms[i].finding) != 0)
-			print_message("'%s' -> %s, expected %s\n", set29_forms[i].text, got, set29_forms[i].finding);
-		assert_string_equal(got, set29_forms[i].finding);
-	}
+	expect_first_findings(set29_forms, sizeof set29_forms / sizeof set29_forms[0]);
 	/* a bash prompt on a Windows machine's default host name is WSL's; Git Bash's is not */
 	const struct explain_message *m = first_message("ana@LAPTOP-Q8R2T5M:~$ python train.py\n"
 							"CUDA error: no CUDA-capable device is detected");
@@ -1569,9 +1546,7 @@ static void test_set29_forms(void **state)
 }
 
 /* Set 30's misses, as general facts, in wordings written here. */
-static const struct {
-	const char *text, *finding;
-} set30_forms[] = {
+static const struct form_case set30_forms[] = {
 	/* CUDA IPC needs the peer's GPU visible: Slurm's per-task binding hides it */
 	{ "[node07:4411] cuIpcOpenMemHandle failed: CUDA_ERROR_INVALID_VALUE (1)", "cuda-visible-devices-hides" },
 	{ "2: (GTL DEBUG: 2) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 300",
@@ -1593,13 +1568,7 @@ static const struct {
 static void test_set30_forms(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof set30_forms / sizeof set30_forms[0]; i++) {
-		const struct explain_message *m = first_message(set30_forms[i].text);
-		const char *got = m && m->n_cands ? m->cands[0].cause->finding : "not recognised";
-		if (strcmp(got, set30_forms[i].finding) != 0)
-			print_message("'%s' -> %s, expected %s\n", set30_forms[i].text, got, set30_forms[i].finding);
-		assert_string_equal(got, set30_forms[i].finding);
-	}
+	expect_first_findings(set30_forms, sizeof set30_forms / sizeof set30_forms[0]);
 	/* the linker's line is one fact about the file it looked for, not a run-time not-found too */
 	const struct explain_message *m = first_message("/usr/bin/ld: cannot find -l:libcuda.so.1");
 	size_t forms = 0;
@@ -1616,6 +1585,37 @@ static void test_set30_forms(void **state)
 	for (size_t i = 0; m && i < m->n_cands; i++)
 		older |= strcmp(m->cands[i].cause->key, "cudnn-runtime-too-old") == 0;
 	assert_true(older);
+}
+
+/* Set 31's misses, as general facts, in wordings written here. */
+static const struct form_case set31_forms[] = {
+	/* DeepSpeed's op builder: the toolkit it compiles with against the CUDA of torch's build */
+	{ "CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version 12.4 does not match the version torch "
+	  "was compiled with 11.8, unable to compile cuda/cpp extensions",
+	  "nvcc-framework-mismatch" },
+	{ "Installed CUDA version 11.8 does not match torch version", "nvcc-framework-mismatch" },
+	/* PyTorch's allocator statistics, quoted without "CUDA out of memory" */
+	{ "Tried to allocate 1.50 GiB (GPU 1; 23.65 GiB total capacity; 20.1 GiB already allocated; 310.00 MiB free)",
+	  "gpu-out-of-memory" },
+	/* any #error of nvcc's host_config.h refuses the host compiler, whatever its wrapped words */
+	{ "c:\\cuda\\v10.0\\include\\crt/host_config.h(143): fatal error C1189: #error:  -- unsupported Microsoft",
+	  "nvcc-host-compiler-unsupported" },
+	{ "/opt/cuda/include/crt/host_config.h:151:2: error: #error -- unsupported clang version!",
+	  "nvcc-host-compiler-unsupported" },
+	/* Python 3.8+ ctypes in its other wordings: the DLL's dependencies no longer come from PATH */
+	{ "Could not find module 'D:\\venv\\Lib\\site-packages\\foo\\foo_cuda.dll'. Try using the full path with "
+	  "constructor syntax.",
+	  "python-dll-directory" },
+	/* a library that says its framework was built without CUDA, misspelt as PARL prints it */
+	{ "But PARL found that Paddle was not complied with CUDA, which may cause issues.", "framework-cpu-build" },
+	/* TensorFlow's configure: no file of the version asked for where it looked */
+	{ "Invalid path to cuDNN 7 toolkit. None of the following files can be found:", "lib-not-found" },
+};
+
+static void test_set31_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set31_forms, sizeof set31_forms / sizeof set31_forms[0]);
 }
 
 static void test_tool_phrase_first(void **state)
@@ -1711,6 +1711,7 @@ int main(void)
 		cmocka_unit_test(test_container_hook_ran),
 		cmocka_unit_test(test_set29_forms),
 		cmocka_unit_test(test_set30_forms),
+		cmocka_unit_test(test_set31_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
