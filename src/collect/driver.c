@@ -8,6 +8,7 @@
 
 #include "collect/inventory.h"
 #include "collect/search.h"
+#include "fmt/dpkg.h"
 #include "fmt/nvproc.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
@@ -177,15 +178,34 @@ static void find_compat_dirs(struct cudx_ctx *ctx, struct inventory *inv)
 	/* the cuda-compat package's compat/; NVIDIA's NGC images keep the libraries in compat/lib.real
 	 * behind a compat/lib link */
 	static const char *const subs[] = { "compat", "compat/lib", "compat/lib.real" };
-	for (size_t t = 0; t < inv->n_toolkits * 3; t++) {
-		const char *dir = path_join(ctx->arena, inv->toolkits[t / 3].path, subs[t % 3]);
+	/* the toolkits found, and every /usr/local/cuda* (the cuda-compat-X-Y package installs
+	 * /usr/local/cuda-X.Y/compat without a toolkit beside it) */
+	const char **roots = NULL;
+	size_t n_roots = 0, cap_roots = 0;
+	for (size_t t = 0; t < inv->n_toolkits; t++)
+		*ARENA_PUSH(ctx->arena, roots, n_roots, cap_roots) = inv->toolkits[t].path;
+	struct sysroot_dirent *ents;
+	size_t n_ents;
+	if (sysroot_list_dir(&ctx->root, ctx->arena, "/usr/local", &ents, &n_ents, 4096) == 0)
+		for (size_t i = 0; i < n_ents; i++)
+			if (strncmp(ents[i].name, "cuda", 4) == 0)
+				*ARENA_PUSH(ctx->arena, roots, n_roots, cap_roots) =
+					path_join(ctx->arena, "/usr/local", ents[i].name);
+	/* one directory once, whatever link reaches it (/usr/local/cuda -> cuda-12.4) */
+	const char **real = arena_calloc(ctx->arena, n_roots * 3 + 1, sizeof *real);
+	for (size_t t = 0; t < n_roots * 3; t++) {
+		const char *dir = path_join(ctx->arena, roots[t / 3], subs[t % 3]);
 		if (!sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "libcuda.so.1")))
 			continue;
+		struct sysroot_resolved r;
+		const char *rp = sysroot_resolve(&ctx->root, ctx->arena, dir, &r) == 0 && r.path ? r.path : dir;
 		bool dup = false;
 		for (size_t i = 0; i < inv->driver.n_compat_dirs; i++)
-			dup |= strcmp(inv->driver.compat_dirs[i], dir) == 0;
-		if (!dup)
+			dup |= strcmp(inv->driver.compat_dirs[i], dir) == 0 || strcmp(real[i], rp) == 0;
+		if (!dup) {
+			real[inv->driver.n_compat_dirs] = rp;
 			*ARENA_PUSH(ctx->arena, inv->driver.compat_dirs, inv->driver.n_compat_dirs, cap) = dir;
+		}
 	}
 }
 
@@ -212,6 +232,77 @@ static void read_fabric(struct cudx_ctx *ctx, struct inventory *inv)
 		&ctx->root, "/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service");
 }
 
+static void set_module_package(struct cudx_ctx *ctx, struct driver_info *d, const struct kb_module_package *k,
+			       const char *name, const char *version, const char *from)
+{
+	d->module_package = arena_strdup(ctx->arena, name);
+	d->module_package_version = version;
+	d->module_package_flavour = k->flavour;
+	d->module_package_from = from;
+}
+
+/* Arch: /var/lib/pacman/local/NAME-VERSION-REL, one directory per installed package */
+static bool read_pacman_module(struct cudx_ctx *ctx, struct driver_info *d)
+{
+	static const char dir[] = "/var/lib/pacman/local";
+	struct sysroot_dirent *ents;
+	size_t n;
+	if (sysroot_list_dir(&ctx->root, ctx->arena, dir, &ents, &n, 20000) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const char *e = ents[i].name;
+		const char *rel = strrchr(e, '-');
+		const char *ver = rel && rel > e ? rel - 1 : NULL;
+		while (ver && ver > e && *ver != '-')
+			ver--;
+		if (!ver || ver == e || ver == rel)
+			continue;
+		char name[128];
+		size_t len = (size_t)(ver - e);
+		if (len >= sizeof name)
+			continue;
+		memcpy(name, e, len);
+		name[len] = '\0';
+		const struct kb_module_package *k = kb_module_package("pacman", name);
+		if (k) {
+			set_module_package(ctx, d, k, name, arena_strdup(ctx->arena, ver + 1), dir);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Debian, Ubuntu: the installed packages of /var/lib/dpkg/status */
+static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	static const char path[] = "/var/lib/dpkg/status";
+	size_t len;
+	int err;
+	char *text = sysroot_read_text(&ctx->root, ctx->arena, path, 64u << 20, &len, &err);
+	if (!text) {
+		if (err != ENOENT && err != ENOTDIR)
+			inventory_note(ctx, inv, path, "cannot read: %s", strerror(err));
+		return;
+	}
+	struct span t = span_make(text, len);
+	size_t pos = 0;
+	struct dpkg_package p;
+	while (dpkg_next(t, &pos, &p)) {
+		char name[128];
+		if (!p.installed || !p.name.n || p.name.n >= sizeof name)
+			continue;
+		memcpy(name, p.name.p, p.name.n);
+		name[p.name.n] = '\0';
+		const struct kb_module_package *k = kb_module_package("dpkg", name);
+		if (k) {
+			set_module_package(ctx, &inv->driver, k, name,
+					   p.version.n ? arena_strndup(ctx->arena, (const char *)p.version.p, p.version.n) : NULL,
+					   path);
+			return;
+		}
+	}
+}
+
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
@@ -228,6 +319,9 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	pick_userspace(ctx, inv);
 	find_compat_dirs(ctx, inv);
 	read_fabric(ctx, inv);
+	/* no module loaded: which flavour its package would load */
+	if (!d->kernel_version && !d->module_version && !read_pacman_module(ctx, d))
+		read_dpkg_module(ctx, inv);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;
 	if (!d->libcuda_path &&

@@ -66,6 +66,12 @@ struct driver_info {
 	const char *operator_driver_root;
 	struct device_node *nodes;
 	size_t n_nodes;
+	/* no module loaded: the package that installs one (data/driver_module_packages.tsv), which
+	 * says the flavour that would load; NULL when none is known */
+	const char *module_package;          /* "nvidia-open-dkms" */
+	const char *module_package_version;  /* "580.82.09-1" as the package manager has it */
+	const char *module_package_flavour;  /* "open" | "proprietary" */
+	const char *module_package_from;     /* "/var/lib/pacman/local", "/var/lib/dpkg/status" */
 	const char **compat_dirs;    /* /usr/local/cuda-X/compat dirs with a forward-compat libcuda */
 	size_t n_compat_dirs;
 	/* NVSwitch systems (HGX/DGX): what shows the switches (/dev/nvidia-nvswitch0,

@@ -421,11 +421,17 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 		 : drv->kernel_version	 ? drv->kernel_version
 		 : drv->module_version	 ? drv->module_version
 					 : drv->effective_version;
+	/* no module loaded: the flavour its installed package would load */
+	const char *flavour = drv->kernel_flavour ? drv->kernel_flavour : drv->module_package_flavour;
 	/* WSL's driver is the Windows one, whose numbers are not these branches' */
-	if (!ver || drv->tegra || drv->wsl || d->ctx->os != OS_LINUX)
+	if ((!ver && !flavour) || drv->tegra || drv->wsl || d->ctx->os != OS_LINUX)
 		return;
-	int branch = atoi(ver);
-	bool open = drv->kernel_flavour && strcmp(drv->kernel_flavour, "open") == 0 && !drv->simulated;
+	int branch = ver ? atoi(ver) : 0;
+	bool open = flavour && strcmp(flavour, "open") == 0 && !drv->simulated;
+	struct arena *a = d->ctx->arena;
+	/* who runs the flavour: the driver of that version, or (no version known) its package */
+	const char *who = ver ? arena_printf(a, "Driver %s", ver) : arena_printf(a, "The driver package %s", drv->module_package);
+	const char *nnn = branch ? arena_printf(a, "%d", branch) : "NNN";
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu_info *g = &inv->gpus[i];
 		const struct kb_gpu *k = g->name ? kb_gpu_lookup(g->name) : NULL;
@@ -440,7 +446,7 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 		bool arch_row = g->name && strncmp(g->name, "compute capability ", 19) == 0;
 		const char *name = g->name && !arch_row ? g->name : "GPU";
 		struct finding *f;
-		if (row->last_branch && branch > row->last_branch) {
+		if (row->last_branch && ver && branch > row->last_branch) {
 			f = rule_emit(d, self, "driver %s does not support the %s (%s, sm_%d%d): R%d is the last branch for %s GPUs",
 				      ver, name, row->family, g->cc_major, g->cc_minor, row->last_branch, row->family);
 			finding_cause(f, "NVIDIA drivers newer than the R%d branch no longer drive %s GPUs. Driver %s loads, "
@@ -456,22 +462,24 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 		} else if (open && !row->open_module) {
 			f = rule_emit(d, self, "the open kernel module cannot drive the %s (%s, sm_%d%d, before Turing)", name,
 				      row->family, g->cc_major, g->cc_minor);
-			finding_cause(f, "Driver %s runs the open flavour of the kernel module, which needs the GSP (GPU "
+			finding_cause(f, "%s %s the open flavour of the kernel module, which needs the GSP (GPU "
 					 "System Processor) that Turing introduced. It refuses %s GPUs (dmesg: \"not supported "
-					 "by open nvidia.ko\"), so nvidia-smi finds no device and CUDA reports error 100.",
-				      ver, row->family);
-			finding_fix(f, "install the proprietary flavour of the same driver (Ubuntu: nvidia-driver-%d, not "
-				       "-open; runfile: --kernel-module-type=proprietary; NixOS: hardware.nvidia.open = false), "
-				       "then reboot",
-				    branch);
-		} else if (!open && drv->kernel_flavour && !drv->simulated && !row->closed_module) {
+					 "by open nvidia.ko\"), so nvidia-smi finds no device (or cannot talk to the driver) and "
+					 "CUDA reports error 100.",
+				      who, drv->kernel_flavour ? "runs" : "installs", row->family);
+			finding_fix(f, "install the proprietary flavour of the same driver (Ubuntu: nvidia-driver-%s, not "
+				       "-open; Arch: nvidia-dkms, or the AUR's nvidia-580xx-dkms from the 590 branch on; "
+				       "runfile: --kernel-module-type=proprietary; NixOS: hardware.nvidia.open = false), then "
+				       "reboot",
+				    nnn);
+		} else if (!open && flavour && !drv->simulated && !row->closed_module) {
 			f = rule_emit(d, self, "the proprietary kernel module cannot drive the %s (%s, sm_%d%d): it needs the open one",
 				      name, row->family, g->cc_major, g->cc_minor);
-			finding_cause(f, "Driver %s runs the proprietary flavour of the kernel module, which does not drive %s "
+			finding_cause(f, "%s %s the proprietary flavour of the kernel module, which does not drive %s "
 					 "GPUs: only the open kernel modules do (dmesg: \"requires use of the NVIDIA open kernel "
 					 "modules\", then RmInitAdapter failed), so nvidia-smi finds no device and CUDA reports "
 					 "error 100.",
-				      ver, row->family);
+				      who, drv->kernel_flavour ? "runs" : "installs", row->family);
 			/* the first branch for the GPU: the minimum driver of the CUDA release that added its
 			 * architecture (data/cuda_arch.tsv, data/cuda_driver.tsv) */
 			const struct kb_arch_support *arch = kb_arch_support(g->cc_major * 10 + g->cc_minor);
@@ -483,19 +491,24 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 					       "NixOS: hardware.nvidia.open = true), then reboot",
 					    first, arch->added, g->cc_major, g->cc_minor, atoi(first));
 			else
-				finding_fix(f, "install the open flavour of the same driver (Ubuntu: nvidia-driver-%d-open; "
-					       "runfile: --kernel-module-type=open; NixOS: hardware.nvidia.open = true), then "
-					       "reboot",
-					    branch);
+				finding_fix(f, "install the open flavour of the same driver (Ubuntu: nvidia-driver-%s-open; "
+					       "Arch: nvidia-open-dkms; runfile: --kernel-module-type=open; NixOS: "
+					       "hardware.nvidia.open = true), then reboot",
+					    nnn);
 		} else
 			continue;
 		finding_subject(f, g->source);
 		finding_evidence(f, "GPU: %s, compute capability %d.%d (%s) [%s]", name, g->cc_major, g->cc_minor,
 				 row->family, g->source);
-		finding_evidence(f, "driver: %s%s (%s)", ver,
-				 open ? ", open kernel module" : drv->kernel_flavour ? ", proprietary kernel module" : "",
-				 drv->simulated ? "--driver" : drv->kernel_version ? "/proc/driver/nvidia/version"
-					 : drv->module_version ? "/sys/module/nvidia/version" : drv->libcuda_path);
+		if (ver)
+			finding_evidence(f, "driver: %s%s (%s)", ver,
+					 drv->kernel_flavour ? (open ? ", open kernel module" : ", proprietary kernel module") : "",
+					 drv->simulated ? "--driver" : drv->kernel_version ? "/proc/driver/nvidia/version"
+						 : drv->module_version ? "/sys/module/nvidia/version" : drv->libcuda_path);
+		if (!drv->kernel_flavour && drv->module_package)
+			finding_evidence(f, "kernel module: not loaded; the installed package %s %s (%s) installs the %s flavour",
+					 drv->module_package, drv->module_package_version ? drv->module_package_version : "",
+					 drv->module_package_from, drv->module_package_flavour);
 		if (row->last_branch)
 			finding_evidence(f, "%s GPUs: drivers up to R%d, %s kernel module (knowledge-base sources %s)",
 					 row->family, row->last_branch, row->open_module ? "either" : "proprietary",

@@ -193,6 +193,7 @@ struct explain_lib {
 	const char *klass;       /* explain class (data/explain_libclass.tsv), or NULL */
 	const struct kb_lib *kb; /* the catalogue row, or NULL */
 	int major;               /* from the name (libcudnn.so.8 -> 8, cudart64_110.dll -> 11), -1 unknown */
+	bool unversioned;        /* libcublas.so: kb names the newest release's row, which it does not name */
 	char os;                 /* 'w' for a .dll, 'l' for a .so */
 };
 

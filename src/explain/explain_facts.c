@@ -229,7 +229,8 @@ void explain_lib_classify(const struct explain_catalog *cat, const char *name, s
 			out->klass = cat->libclasses[i].klass;
 	out->kb = kb_lib_classify(b, out->os == 'w' ? OS_WINDOWS : out->os == 'l' ? OS_LINUX : OS_AUTO);
 	/* an unversioned name (libcublas.so) classifies as the newest major, which it does not name */
-	out->major = out->kb && out->kb->major && !kb_lib_name_unversioned(b) ? out->kb->major : name_major(b);
+	out->unversioned = out->kb && kb_lib_name_unversioned(b);
+	out->major = out->kb && out->kb->major && !out->unversioned ? out->kb->major : name_major(b);
 }
 
 /* A token ending in ".dll", or holding ".so" followed by its end, a dot or a digit. Returns the

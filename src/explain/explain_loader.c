@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "explain/explain_loader.h"
+#include "fmt/version.h"
 
 #if defined(__has_include)
 #if __has_include("loader/loader.h")
@@ -74,7 +75,7 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 static bool extension_of(const char *file, const char *module)
 {
 	size_t n = strlen(module), f = strlen(file);
-	return f > n + 4 && strncasecmp(file, module, n) == 0 && file[n] == '.' && strcasecmp(file + f - 4, ".pyd") == 0;
+	return f >= n + 4 && strncasecmp(file, module, n) == 0 && file[n] == '.' && strcasecmp(file + f - 4, ".pyd") == 0;
 }
 
 /* Python's extension module `module` ("DLL load failed while importing tensorrt": tensorrt.cp310-
@@ -189,6 +190,9 @@ static void resolve_windows_family(struct win_cookie *c, struct arena *a, const 
 		return;
 	resolve_windows(c, a, newest->name, out);
 	out->family_only = true;
+	/* a Python 3.8+ host searches no PATH: a copy there says nothing of the name it wanted */
+	if (c->L->t.mode == WIN_SEARCH_DEFAULT_DIRS)
+		out->other_major = NULL;
 }
 
 /* A DLL a message names, as the Windows loader of the analysed tree would search for it (the
@@ -225,7 +229,19 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 		const char **user = c->L->t.user_dirs;
 		size_t n_user = c->L->t.n_user_dirs, cap_user = c->L->t.cap_user_dirs;
 		add_package_dirs(c, a, file);
+		/* conda's Python adds its environment's DLL folders (Library\\bin ...) to the search */
+		bool conda = env->kind && strcmp(env->kind, "conda") == 0;
+		static const char *const conda_dirs[] = { "Library/bin", "Library/mingw-w64/bin", "Library/usr/bin", "DLLs" };
+		for (size_t i = 0; conda && i < sizeof conda_dirs / sizeof conda_dirs[0]; i++) {
+			const char *d = path_join(a, env->prefix, conda_dirs[i]);
+			if (sysroot_is_dir(&c->ctx->root, d))
+				*ARENA_PUSH(a, c->L->t.user_dirs, c->L->t.n_user_dirs, c->L->t.cap_user_dirs) =
+					win_path_from_root(a, d);
+		}
 		resolve_windows_path(c, a, win_path_from_root(a, file), out);
+		out->python_ext = true;
+		if (out->path)
+			out->how = arena_printf(a, "the extension module of that import, in %s", win_path_from_root(a, env->prefix));
 		c->L->t.mode = WIN_SEARCH_STANDARD;
 		const char *missing = out->dep_missing_name;
 		const char *which = missing ? strstr(out->dep_missing, ", which ") : NULL;
@@ -238,10 +254,17 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 		if (r)
 			win_resolve(c->L, missing, NULL, r);
 		const struct win_candidate *ch = r ? win_chosen(r) : NULL;
-		if (ch && ch->path)
+		/* conda's Python before 3.10 still searches PATH (its CONDA_DLL_SEARCH_MODIFICATION patch):
+		 * there an import PATH holds is found */
+		bool conda_path = conda && (!env->python || version_strcmp(env->python, "3.10") < 0);
+		if (ch && ch->path && conda_path)
+			out->dep_missing = out->dep_missing_name = NULL;
+		else if (ch && ch->path) {
 			out->dep_path_only = arena_printf(a, "%s is on the standard search path (%s, %s), which Python 3.8+ "
 							     "does not use for an extension module's imports",
 							  missing, win_path_from_root(a, ch->path), ch->origin);
+			out->dep_path_dir = ch->dir;
+		}
 		c->L->t.mode = mode;
 		c->L->t.app_dir = app;
 		c->L->t.user_dirs = user;

@@ -706,6 +706,23 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	if (res->dep_path_only && strcmp(fid, "python-dll-directory") == 0) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->dep_missing);
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->dep_path_only);
+		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix,
+			 arena_printf(a, "before the import: os.add_dll_directory(r'%s') (Python 3.8+ ignores PATH for an "
+					 "extension's imports), or copy %s next to the .pyd",
+				      res->dep_path_dir, res->dep_missing_name));
+		return SUPPORT_CONFIRMS;
+	}
+	/* the import an extension module misses is nowhere Python 3.8+ looks, nor on PATH */
+	if (res->python_ext && res->dep_missing_name && !res->dep_path_only &&
+	    strcmp(fid, "dll-dependency-missing") == 0) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, res->dep_missing);
+		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix,
+			 arena_printf(a, "install what provides %s (reinstall the package the module belongs to, or the "
+					 "CUDA/cuDNN release it was built for: its DLL names say which)",
+				      res->dep_missing_name));
+		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix,
+			 "then make its folder one Python 3.8+ searches: os.add_dll_directory(r'FOLDER') before the "
+			 "import, or copy the DLL next to the .pyd (PATH is not searched)");
 		return SUPPORT_CONFIRMS;
 	}
 	/* the DLL the message names by its path is there; one of its imports is not */
@@ -770,9 +787,14 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	if (res->available && res->path &&
 	    ((explain_kv_get(r, "link_time") && loader_only) || explain_kv_get(r, "sandboxed")))
 		return SUPPORT_NONE;
+	/* a family named by a word whose newest DLL is found: which release the program wanted, the
+	 * message does not say, so that copy contradicts nothing */
+	if (res->available && res->path && res->family_only)
+		return SUPPORT_NONE;
 	if (res->available && res->path) {
-		*why = arena_printf(a, "the loader finds %s here: %s (via %s)", lib, res->path,
-				    res->how ? res->how : "?");
+		*why = res->python_ext ? arena_printf(a, "the import's module is here: %s (%s)", res->path, res->how)
+				       : arena_printf(a, "the loader finds %s here: %s (via %s)", lib, res->path,
+						      res->how ? res->how : "?");
 		if (res->dep_missing) /* found, and what fails is one of its imports: this machine shows it */
 			return SUPPORT_CONTRADICTS;
 		if (!r->elsewhere && res->loader && strcmp(res->loader, "Windows") == 0)
@@ -906,6 +928,18 @@ static void add_finding_evidence(struct arena *a, struct explain_cause_result *c
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, f->evidence[e]);
 }
 
+/* Whether the message carries error 804, the GPU refusing forward compatibility. */
+static bool says_compat_refused(const struct explain_message *msg)
+{
+	for (size_t i = 0; msg && i < msg->n_facts; i++) {
+		const struct explain_fact *f = &msg->facts[i];
+		if (f->kind == EXF_CODE && f->code->code == 804 &&
+		    (strcmp(f->code->api, "cudart") == 0 || strcmp(f->code->api, "cu") == 0))
+			return true;
+	}
+	return false;
+}
+
 /* rank buckets: confirmed by an error (0), by a warning or the loader (1), open (2), ruled out (3);
  * the loader's "another major is installed" says more than "not found" and joins bucket 0 */
 static int judge(struct arena *a, const struct explain_machine *m, struct explain_result *r,
@@ -913,11 +947,13 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 {
 	const struct explain_cause_def *c = cr->def;
 	const char *lib = explain_kv_get(r, "library");
-	/* the libcuda the loader picks is a forward-compatibility one (cuda-compat): its age against
-	 * the module is that mechanism's, whatever check calls the version pair */
+	/* error 804 where the libcuda the loader picks is a forward-compatibility one (cuda-compat): its
+	 * age against the module is that mechanism's, whatever check calls the version pair. Only for
+	 * 804: a compat libcuda is the supported setup on data-center GPUs, so in use it says nothing of
+	 * other messages */
 	const struct driver_info *drv = m ? &m->inv->driver : NULL;
-	if (drv && strcmp(c->finding, "forward-compat-unsupported") == 0 && drv->libcuda_path &&
-	    driver_in_compat_dir(drv, drv->libcuda_path)) {
+	if (drv && strcmp(c->finding, "forward-compat-unsupported") == 0 && says_compat_refused(r->msg) &&
+	    drv->libcuda_path && driver_in_compat_dir(drv, drv->libcuda_path)) {
 		cr->conf = EXPLAIN_CONFIRMED;
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 			 arena_printf(a, "the libcuda.so.1 the loader picks is a forward-compatibility copy: %s%s%s%s%s",

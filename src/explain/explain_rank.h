@@ -75,6 +75,8 @@ struct explain_resolution {
 	/* an extension module Python 3.8+ loaded: its missing import is on the standard search path
 	 * (PATH), which that load does not use; NULL when not so */
 	const char *dep_path_only;
+	const char *dep_path_dir; /* the folder on PATH that holds it (Windows form) */
+	bool python_ext;          /* the file is the extension module a Python import named */
 	/* found through LD_LIBRARY_PATH, and a search without that variable (ld.so.cache, the default
 	 * directories) finds no copy: only a process given the variable loads it */
 	bool env_only;

@@ -23,8 +23,10 @@ const char *explain_fact_describe(struct arena *a, const struct explain_fact *f)
 		const struct explain_lib *l = &f->lib;
 		s = arena_printf(a, "library %s", l->name);
 		if (l->kb)
-			s = arena_printf(a, "%s (%s %d%s)", s, l->kb->component, l->major,
-					 l->kb->cuda_major ? arena_printf(a, ", CUDA %d", l->kb->cuda_major) : "");
+			s = arena_printf(a, "%s (%s%s%s)", s, l->kb->component,
+					 l->major >= 0 ? arena_printf(a, " %d", l->major) : "",
+					 l->kb->cuda_major && !l->unversioned ? arena_printf(a, ", CUDA %d", l->kb->cuda_major)
+									      : "");
 		else if (l->klass)
 			s = arena_printf(a, "%s (%s)", s, l->klass);
 		break;
@@ -184,7 +186,8 @@ static void lib_json(json_t *o, const struct explain_lib *l)
 	json_object_set_new(o, "component", jstr(l->kb ? l->kb->component : NULL));
 	json_object_set_new(o, "family", jstr(l->kb ? l->kb->family : NULL));
 	json_object_set_new(o, "major", l->major >= 0 ? json_integer(l->major) : json_null());
-	json_object_set_new(o, "cuda_major", l->kb && l->kb->cuda_major ? json_integer(l->kb->cuda_major) : json_null());
+	json_object_set_new(o, "cuda_major",
+			    l->kb && l->kb->cuda_major && !l->unversioned ? json_integer(l->kb->cuda_major) : json_null());
 	json_object_set_new(o, "os", l->os == 'w' ? json_string("windows") : l->os == 'l' ? json_string("linux") : json_null());
 }
 

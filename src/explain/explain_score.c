@@ -228,7 +228,7 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 	/* a CUDA library of one major missing while the message speaks of another CUDA */
 	for (size_t i = 0; cuda && i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
-		if (f->kind == EXF_FORM && f->has_lib && f->lib.kb && f->lib.kb->cuda_major &&
+		if (f->kind == EXF_FORM && f->has_lib && f->lib.kb && f->lib.kb->cuda_major && !f->lib.unversioned &&
 		    strcmp(f->form, "not-found") == 0 && f->lib.kb->cuda_major != major_of(cuda->value)) {
 			boost_part(t, "cuda-lib-wrong-major", 3,
 				   arena_printf(a, "%s is of CUDA %d, the message speaks of CUDA %s", f->lib.name,

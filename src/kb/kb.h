@@ -235,6 +235,17 @@ struct kb_driver_gpu {
  * flavours; Jetson's: L4T). */
 const struct kb_driver_gpu *kb_driver_gpu(int cc_major, int cc_minor);
 
+/* --- Packages that install the kernel module (data/driver_module_packages.tsv) -------------- */
+struct kb_module_package {
+	const char *manager; /* "pacman", "dpkg" */
+	const char *package; /* "nvidia-open-dkms", "nvidia-dkms-*-open" ('*': any text) */
+	const char *flavour; /* "open", "proprietary" */
+	struct kb_fact fact;
+};
+/* The row for an installed package of a package manager, or NULL when it installs no NVIDIA
+ * kernel module the table knows. */
+const struct kb_module_package *kb_module_package(const char *manager, const char *name);
+
 /* --- Jetson: L4T releases (data/l4t.tsv) ---------------------------------------------------- */
 struct kb_l4t {
 	const char *l4t;      /* "35.4": L4T major.minor */

@@ -295,3 +295,33 @@ size_t kb_driver_dirs(const struct kb_driver_dir **rows)
 	*rows = kbt_driver_dir;
 	return kbt_driver_dir_n;
 }
+
+/* name matches pattern, where '*' stands for any text (no other special character) */
+static bool star_match(const char *p, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+	while (*s) {
+		if (*p == '*') {
+			star = p++;
+			resume = s;
+		} else if (*p == *s) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star + 1;
+			s = ++resume;
+		} else
+			return false;
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+const struct kb_module_package *kb_module_package(const char *manager, const char *name)
+{
+	for (size_t i = 0; i < kbt_module_package_n; i++)
+		if (strcmp(kbt_module_package[i].manager, manager) == 0 && star_match(kbt_module_package[i].package, name))
+			return &kbt_module_package[i];
+	return NULL;
+}

@@ -14,6 +14,11 @@ static json_t *driver_json(const struct driver_info *d)
 	json_object_set_new(o, "kernel_version", report_json_str(d->kernel_version));
 	json_object_set_new(o, "kernel_flavour", report_json_str(d->kernel_flavour));
 	json_object_set_new(o, "module_version", report_json_str(d->module_version));
+	if (d->module_package) { /* no module loaded: the package that installs one */
+		json_object_set_new(o, "module_package", report_json_str(d->module_package));
+		json_object_set_new(o, "module_package_version", report_json_str(d->module_package_version));
+		json_object_set_new(o, "module_package_flavour", report_json_str(d->module_package_flavour));
+	}
 	json_object_set_new(o, "libcuda", report_json_str(d->libcuda_path));
 	json_object_set_new(o, "libcuda_version", report_json_str(d->libcuda_version));
 	json_object_set_new(o, "libcuda_is_stub", json_boolean(d->libcuda_is_stub));

@@ -21,7 +21,7 @@ tmp=$(mktemp -d /tmp/cudx-seeds-work-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 slice="python3 $here/elfslice.py"
 note() { echo "make-seeds: $*" >&2; }
-for t in containerd elf envsnap explain fatbin ldcache nvproc pciids pe probe_records pymeta version win_env; do
+for t in containerd dpkg elf envsnap explain fatbin ldcache nvproc pciids pe probe_records pymeta version win_env; do
 	mkdir -p "$out/fuzz_$t"
 done
 
@@ -83,6 +83,12 @@ printf 'Model: \t\t NVIDIA A100-SXM4-40GB\nIRQ:   \t\t 133\nGPU UUID: \t GPU-3b0
 # a Jetson's /etc/nv_tegra_release (L4T R35.4.1)
 printf '# R35 (release), REVISION: 4.1, GCID: 33958178, BOARD: t186ref, EABI: aarch64, DATE: Tue Aug  1 19:57:35 UTC 2023\n# KERNEL_VARIANT: oot\nTARGET_USERSPACE_LIB_DIR=nvidia\n' \
 	>"$out/fuzz_nvproc/tegra-release-r35"
+
+# --- dpkg: /var/lib/dpkg/status stanzas (deb-control(5)): this machine's first ones, and a
+# Debian driver's open-module package beside a removed one's config files
+head -c 4000 /var/lib/dpkg/status >"$out/fuzz_dpkg/status-head" 2>/dev/null || note "no /var/lib/dpkg/status"
+printf 'Package: nvidia-open-kernel-dkms\nStatus: install ok installed\nVersion: 535.247.01-1~deb12u1\nDescription: NVIDIA open kernel module DKMS source\n This package builds the NVIDIA binary kernel modules.\n .\n\nPackage: nvidia-kernel-dkms\nStatus: deinstall ok config-files\nVersion: 535.247.01-1~deb12u1\n\r\n' \
+	>"$out/fuzz_dpkg/status-debian"
 
 # --- pci.ids: NVIDIA's vendor block of the Debian pci.ids package (its device names), cut short --
 ids=$pkgs/pci.ids/root/usr/share/misc/pci.ids

@@ -721,6 +721,40 @@ jetson_root() {
 	[ "$(echo "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["messages"][0]["causes"][0]["id"])')" = driver-gpu-unsupported ]
 }
 
+# No module loaded (nvidia-smi cannot talk to the driver): the package that installs one says which
+# flavour would load. Arch's 590 packages made the open flavour the default (S42), which refuses
+# Pascal; Debian's open package is nvidia-open-kernel-dkms (S41)
+@test "no module loaded, an open-module package installed (pacman, dpkg) with a Pascal GPU: driver-gpu-unsupported names the package; a proprietary one does not" {
+	install_driver_535
+	rm -rf "$root/proc/driver/nvidia" "$root/sys/module/nvidia"
+	mkdir -p "$root/var/lib/pacman/local/nvidia-open-dkms-580.82.09-1" "$root/var/lib/pacman/local/nvidia-utils-580.82.09-1"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error   driver-gpu-unsupported: the open kernel module cannot drive the NVIDIA GeForce MX250 (Pascal, sm_61, before Turing)"* ]]
+	[[ "$output" == *"the installed package nvidia-open-dkms 580.82.09-1 (/var/lib/pacman/local) installs the open flavour"* ]]
+	[[ "$output" == *"not loaded (installed: nvidia-open-dkms 580.82.09-1, open flavour)"* ]]
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json
+	[ "$(jq -r '.inventory.driver.module_package_flavour' <<<"$output")" = open ]
+	# a Turing GPU takes the open module
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 2080" --json
+	lacks_finding driver-gpu-unsupported
+	# the proprietary package
+	mv "$root/var/lib/pacman/local/nvidia-open-dkms-580.82.09-1" "$root/var/lib/pacman/local/nvidia-dkms-580.82.09-1"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json
+	lacks_finding driver-gpu-unsupported
+	# Debian: the open package installed, the proprietary one removed with its configuration kept
+	rm -rf "$root/var/lib/pacman"
+	mkdir -p "$root/var/lib/dpkg"
+	printf 'Package: nvidia-kernel-dkms\nStatus: deinstall ok config-files\nVersion: 535.247.01-1~deb12u1\n\nPackage: nvidia-open-kernel-dkms\nStatus: install ok installed\nVersion: 535.247.01-1~deb12u1\n\n' >"$root/var/lib/dpkg/status"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250"
+	[[ "$output" == *"the installed package nvidia-open-kernel-dkms 535.247.01-1~deb12u1 (/var/lib/dpkg/status) installs the open flavour"* ]]
+	# a loaded module speaks for itself, whatever is installed
+	proc_version "$root" 535.309.01
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json
+	lacks_finding driver-gpu-unsupported
+	[ "$(jq -r '.inventory.driver.module_package // "none"' <<<"$output")" = none ]
+}
+
 # Blackwell is driven by the open kernel modules only (S39): the proprietary flavour loads and
 # refuses it ("requires use of the NVIDIA open kernel modules", RmInitAdapter failed)
 @test "the proprietary kernel module with a GeForce RTX 5090 (Blackwell): driver-gpu-unsupported names the open flavour; the open module does not" {

@@ -1251,12 +1251,18 @@ driver_535_only_through_env() {
 	[ "$(first_cause)" = "python-dll-directory high" ]
 	jq -e '.causes[0].evidence | map(test("zlibwapi.dll is on the standard search path")) | any' <<<"$output"
 	[ "$(cause_conf dll-dependency-missing)" != high ]
+	jq -e '.causes[0].fix | map(test("os.add_dll_directory")) | any' <<<"$output"
 	# in the package's own lib folder (which packages add with os.add_dll_directory): found
 	rm -r "$R/zlib"
 	wintree_put "$R" "$pkg\\lib" x64/zlibwapi.dll
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
 	[ "$(cause_conf dll-dependency-missing)" != high ]
 	[ "$(cause_conf python-dll-directory)" != high ]
+	# a module named plainly (cv2.pyd, as opencv-python ships it) is found as well
+	rm -r "$R/venv/Lib/site-packages/foo/lib"
+	mv "$R/venv/Lib/site-packages/foo/_ext.cp310-win_amd64.pyd" "$R/venv/Lib/site-packages/foo/_ext.pyd"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(first_cause)" = "dll-dependency-missing high" ]
 }
 
 # Set 31: scikit-cuda's "cublas library not found" names the family, no DLL; Windows names each
@@ -1277,6 +1283,13 @@ OSError: cublas library not found'
 	# no file name to give `cudx why`, and no CUDA release the message does not name
 	jq -e '[.causes[] | .check // ""] | map(test("why a ")) | any | not' <<<"$output"
 	jq -e '.causes[0].fix | map(test("CUDA 13|required")) | any | not' <<<"$output"
+	# the newest release's name found: which one the program wanted is unknown, nothing is ruled out
+	rm -r "$R/CUDA"
+	wintree_put "$R" 'C:\CUDA\v13\bin' x64/cublas64_12.dll cublas64_13.dll
+	wintree_env "$env_file" 'Path=C:\Windows\system32;C:\Windows;C:\CUDA\v13\bin'
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "$msg"
+	[ "$(cause_conf dll-wrong-major)" != ruled-out ]
+	[ "$(cause_conf dll-not-found)" != ruled-out ]
 }
 
 # Set 31: error 804 where no forward-compatibility libcuda exists and the loaded module is the
@@ -1288,6 +1301,12 @@ OSError: cublas library not found'
 	explain_here "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW"
 	[ "$(cause_conf forward-compat-unsupported)" = ruled-out ]
 	jq -e '[.causes[] | select(.id == "forward-compat-unsupported") | .ruled_out_because][0] | test("no forward-compatibility libcuda")' <<<"$output"
+	# the cuda-compat package alone (no toolkit beside it), which a program's own environment may use
+	mkdir -p "$root/usr/local/cuda-12.4/compat"
+	cp "$root/usr/lib/nvidia/libcuda.so.535.309.01" "$root/usr/local/cuda-12.4/compat/libcuda.so.550.54.15"
+	ln -s libcuda.so.550.54.15 "$root/usr/local/cuda-12.4/compat/libcuda.so.1"
+	explain_here "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW"
+	[ "$(cause_conf forward-compat-unsupported)" != ruled-out ]
 }
 
 # Set 12's p-39 the other way round: a CUDA image whose LD_LIBRARY_PATH puts its cuda-compat
@@ -1303,4 +1322,7 @@ OSError: cublas library not found'
 	explain_here "cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non supported HW"
 	[ "$(first_cause)" = "forward-compat-unsupported high" ]
 	jq -e '.causes[0].evidence | map(test("forward-compatibility copy: /usr/local/cuda-12.2/compat/libcuda.so.1")) | any' <<<"$output"
+	# a compat libcuda in use is the supported setup on data-center GPUs: other messages are not 804's
+	explain_here "ERROR: The NVIDIA Driver is present, but CUDA failed to initialize.  GPU functionality will not be available."
+	[ "$(cause_conf forward-compat-unsupported)" != high ]
 }

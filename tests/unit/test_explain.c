@@ -1616,6 +1616,21 @@ static void test_set31_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set31_forms, sizeof set31_forms / sizeof set31_forms[0]);
+	/* another header's #error included through host_config.h refuses no compiler */
+	assert_string_not_equal(first_finding("In file included from /usr/local/cuda/include/crt/host_config.h:50, "
+					      "/usr/include/foo.h:3:2: error: #error please define FOO first"),
+				"nvcc-host-compiler-unsupported");
+	/* error 804 names a driver mismatch second (an update without a reboot) */
+	const struct explain_message *m = first_message("Error 804: forward compatibility was attempted on non supported HW");
+	assert_true(m && m->n_cands >= 2);
+	assert_string_equal(m->cands[0].cause->finding, "forward-compat-unsupported");
+	assert_string_equal(m->cands[1].cause->finding, "driver-userspace-mismatch");
+	/* an unversioned name stands for no major and no CUDA release */
+	m = first_message("CUBLAS_STATUS_NOT_INITIALIZED in libcublas.so");
+	const struct explain_fact *lib = fact_of(m, EXF_LIB, 0);
+	assert_non_null(lib);
+	assert_int_equal(lib->lib.major, -1);
+	assert_true(lib->lib.unversioned);
 }
 
 static void test_tool_phrase_first(void **state)
