@@ -1326,3 +1326,4 @@ OSError: cublas library not found'
 	explain_here "ERROR: The NVIDIA Driver is present, but CUDA failed to initialize.  GPU functionality will not be available."
 	[ "$(cause_conf forward-compat-unsupported)" != high ]
 }
+

@@ -1633,6 +1633,51 @@ static void test_set31_forms(void **state)
 	assert_true(lib->lib.unversioned);
 }
 
+/* Set 32's misses, as general facts, in wordings written here. */
+static const struct form_case set32_forms[] = {
+	/* 209's text with words added */
+	{ "error: no kernel image is not available for execution on this device", "no-kernel-image" },
+	/* a library's oldest GPU generation, said on an older GPU */
+	{ "UserWarning: this release requires a GPU with NVIDIA Volta or newer architecture", "framework-gpu-arch" },
+	/* PhysX's encoded driver CUDA version below its minimum */
+	{ "CudaContextManager.cpp (635) : warning : CUDA driver version is 11010, expected at least 11040.",
+	  "driver-too-old" },
+	{ "RuntimeError: Invalid simulator requested: custatevec_fp64", "framework-lib-missing" },
+	/* an ImportError that names only the shared object */
+	{ "ImportError: libcutensor.so.2", "lib-not-found" },
+	/* Vulkan and EGL find no NVIDIA device: the driver's graphics side is not there */
+	{ "LogVulkanRHI: Error: Vulkan failed to find a physical device", "container-no-gpu" },
+	{ "vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER", "container-no-gpu" },
+	{ "WindowlessEglApplication::tryCreateContext(): no EGL devices found", "container-no-gpu" },
+	/* a program that runs the toolkit's compilers finds none */
+	{ "RuntimeError: Cannot find nvcc.exe", "cuda-toolkit-not-found" },
+	{ "error: could not find ptxas", "cuda-toolkit-not-found" },
+	/* TensorRT's builder on a GPU newer than the release */
+	{ "Error Code 9: API Usage Error (Target GPU SM 100 is not supported by this TensorRT release.)",
+	  "gpu-unsupported-by-toolkit" },
+	/* the toolkit's requirement check, inside docker's words: the hook ran, the driver is too old */
+	{ "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI "
+	  "runtime create failed: runc create failed: unable to start container process: error during container init: "
+	  "error running prestart hook #0: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy' "
+	  "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.9, please update your driver to a "
+	  "newer version, or use an earlier cuda container: unknown.",
+	  "driver-too-old" },
+	/* cuModuleLoad finds no kernel file: the build compiled none */
+	{ "cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_FILE_NOT_FOUND: file not found",
+	  "cuda-toolkit-not-found" },
+};
+
+static void test_set32_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set32_forms, sizeof set32_forms / sizeof set32_forms[0]);
+	/* look-alikes: a tool's other file, a physical device that was found */
+	assert_string_not_equal(first_finding("could not find ptxas_options in the config file"),
+				"cuda-toolkit-not-found");
+	assert_string_not_equal(first_finding("Vulkan: selected physical device 0: NVIDIA GeForce RTX 4090"),
+				"container-no-gpu");
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1727,6 +1772,7 @@ int main(void)
 		cmocka_unit_test(test_set29_forms),
 		cmocka_unit_test(test_set30_forms),
 		cmocka_unit_test(test_set31_forms),
+		cmocka_unit_test(test_set32_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
