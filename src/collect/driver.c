@@ -1,7 +1,9 @@
 /* The NVIDIA driver: kernel module (both /proc flavours and /sys/module), device nodes, the
  * user-space libcuda and NVML a process would load, WSL, forward-compat dirs; on a Jetson, the L4T
  * release that stands for the driver. */
+#include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -189,8 +191,8 @@ static void find_compat_dirs(struct cudx_ctx *ctx, struct inventory *inv)
 	if (sysroot_list_dir(&ctx->root, ctx->arena, "/usr/local", &ents, &n_ents, 4096) == 0)
 		for (size_t i = 0; i < n_ents; i++)
 			if (strncmp(ents[i].name, "cuda", 4) == 0)
-				*ARENA_PUSH(ctx->arena, roots, n_roots, cap_roots) =
-					path_join(ctx->arena, "/usr/local", ents[i].name);
+				*ARENA_PUSH(ctx->arena, roots, n_roots, cap_roots) = path_join(ctx->arena, "/usr/local",
+											       ents[i].name);
 	/* one directory once, whatever link reaches it (/usr/local/cuda -> cuda-12.4) */
 	const char **real = arena_calloc(ctx->arena, n_roots * 3 + 1, sizeof *real);
 	for (size_t t = 0; t < n_roots * 3; t++) {
@@ -232,17 +234,61 @@ static void read_fabric(struct cudx_ctx *ctx, struct inventory *inv)
 		&ctx->root, "/etc/systemd/system/multi-user.target.wants/nvidia-fabricmanager.service");
 }
 
-static void set_module_package(struct cudx_ctx *ctx, struct driver_info *d, const struct kb_module_package *k,
+/* The driver branch a module package names: "nvidia-dkms-535-open", "linux-modules-nvidia-570-...",
+ * "nvidia-580xx-dkms", else its version ("580.82.09-1"); 0 when neither does. */
+static int package_branch(const char *name, const char *version)
+{
+	const char *p = strstr(name, "nvidia-");
+	while (p) {
+		int b = atoi(p + 7);
+		if (b >= 100 && isdigit((unsigned char)p[7]))
+			return b;
+		p = strstr(p + 7, "nvidia-");
+	}
+	p = strrchr(name, '-');
+	if (p && isdigit((unsigned char)p[1]) && atoi(p + 1) >= 100)
+		return atoi(p + 1);
+	/* a prebuilt module's version is the kernel's (linux-modules-*), not the driver's */
+	return version && strncmp(name, "linux-modules-", 14) != 0 && atoi(version) >= 100 ? atoi(version) : 0;
+}
+
+/* One installed package that provides the module. Packages of both flavours (an old one left
+ * installed, two kernels' prebuilt modules): which one loads is not known, so none is kept. */
+static void add_module_package(struct cudx_ctx *ctx, struct inventory *inv, const struct kb_module_package *k,
 			       const char *name, const char *version, const char *from)
 {
+	struct driver_info *d = &inv->driver;
+	if (d->module_package && strcmp(d->module_package_flavour, k->flavour) != 0) {
+		inventory_note(ctx, inv, from,
+			       "packages of both kernel-module flavours are installed (%s: %s, %s: %s): which one "
+			       "loads is not known",
+			       d->module_package, d->module_package_flavour, name, k->flavour);
+		d->module_package = NULL;
+		d->module_package_flavour = NULL;
+		d->module_package_conflict = true;
+		return;
+	}
+	if (d->module_package || d->module_package_conflict)
+		return;
 	d->module_package = arena_strdup(ctx->arena, name);
 	d->module_package_version = version;
 	d->module_package_flavour = k->flavour;
 	d->module_package_from = from;
+	d->module_package_branch = package_branch(name, version);
+}
+
+/* Ubuntu's prebuilt modules are one package per kernel (linux-modules-nvidia-570-open-6.8.0-45-generic):
+ * only the running kernel's counts, where that kernel is known */
+static bool other_kernels(const char *name, const char *kernel)
+{
+	size_t n = strlen(name), k = kernel ? strlen(kernel) : 0;
+	if (!kernel || strncmp(name, "linux-modules-nvidia-", 21) != 0)
+		return false;
+	return n <= k || strcmp(name + n - k, kernel) != 0 || name[n - k - 1] != '-';
 }
 
 /* Arch: /var/lib/pacman/local/NAME-VERSION-REL, one directory per installed package */
-static bool read_pacman_module(struct cudx_ctx *ctx, struct driver_info *d)
+static bool read_pacman_module(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	static const char dir[] = "/var/lib/pacman/local";
 	struct sysroot_dirent *ents;
@@ -264,12 +310,10 @@ static bool read_pacman_module(struct cudx_ctx *ctx, struct driver_info *d)
 		memcpy(name, e, len);
 		name[len] = '\0';
 		const struct kb_module_package *k = kb_module_package("pacman", name);
-		if (k) {
-			set_module_package(ctx, d, k, name, arena_strdup(ctx->arena, ver + 1), dir);
-			return true;
-		}
+		if (k)
+			add_module_package(ctx, inv, k, name, arena_strdup(ctx->arena, ver + 1), dir);
 	}
-	return false;
+	return inv->driver.module_package || inv->driver.module_package_conflict;
 }
 
 /* Debian, Ubuntu: the installed packages of /var/lib/dpkg/status */
@@ -284,6 +328,14 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
 			inventory_note(ctx, inv, path, "cannot read: %s", strerror(err));
 		return;
 	}
+	const char *kernel = inv->system.kernel;
+	if (!kernel) { /* a tree's running kernel, where it shows one */
+		size_t kl;
+		char *k = sysroot_read_text(&ctx->root, ctx->arena, "/proc/sys/kernel/osrelease", 256, &kl, NULL);
+		while (k && kl && (k[kl - 1] == '\n' || k[kl - 1] == ' '))
+			k[--kl] = '\0';
+		kernel = k && kl ? k : NULL;
+	}
 	struct span t = span_make(text, len);
 	size_t pos = 0;
 	struct dpkg_package p;
@@ -294,12 +346,11 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
 		memcpy(name, p.name.p, p.name.n);
 		name[p.name.n] = '\0';
 		const struct kb_module_package *k = kb_module_package("dpkg", name);
-		if (k) {
-			set_module_package(ctx, &inv->driver, k, name,
-					   p.version.n ? arena_strndup(ctx->arena, (const char *)p.version.p, p.version.n) : NULL,
-					   path);
-			return;
-		}
+		if (!k || other_kernels(name, kernel))
+			continue;
+		const char *version = p.version.n ? arena_strndup(ctx->arena, (const char *)p.version.p, p.version.n)
+						  : NULL;
+		add_module_package(ctx, inv, k, name, version, path);
 	}
 }
 
@@ -320,7 +371,7 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	find_compat_dirs(ctx, inv);
 	read_fabric(ctx, inv);
 	/* no module loaded: which flavour its package would load */
-	if (!d->kernel_version && !d->module_version && !read_pacman_module(ctx, d))
+	if (!d->kernel_version && !d->module_version && !read_pacman_module(ctx, inv))
 		read_dpkg_module(ctx, inv);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;

@@ -72,6 +72,8 @@ struct driver_info {
 	const char *module_package_version;  /* "580.82.09-1" as the package manager has it */
 	const char *module_package_flavour;  /* "open" | "proprietary" */
 	const char *module_package_from;     /* "/var/lib/pacman/local", "/var/lib/dpkg/status" */
+	int module_package_branch;           /* 535 from its name or version, 0 when neither says */
+	bool module_package_conflict;        /* packages of both flavours: none is kept */
 	const char **compat_dirs;    /* /usr/local/cuda-X/compat dirs with a forward-compat libcuda */
 	size_t n_compat_dirs;
 	/* NVSwitch systems (HGX/DGX): what shows the switches (/dev/nvidia-nvswitch0,

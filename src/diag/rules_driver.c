@@ -431,7 +431,20 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 	struct arena *a = d->ctx->arena;
 	/* who runs the flavour: the driver of that version, or (no version known) its package */
 	const char *who = ver ? arena_printf(a, "Driver %s", ver) : arena_printf(a, "The driver package %s", drv->module_package);
-	const char *nnn = branch ? arena_printf(a, "%d", branch) : "NNN";
+	int br = branch ? branch : drv->module_package_branch;
+	const char *nnn = br ? arena_printf(a, "%d", br) : "NNN";
+	/* the package names of the system's manager, where its package is known */
+	bool pacman = drv->module_package_from && strstr(drv->module_package_from, "pacman");
+	bool dpkg = drv->module_package_from && strstr(drv->module_package_from, "dpkg");
+	const char *to_closed =
+		pacman ? "Arch: nvidia-dkms, or the AUR's nvidia-580xx-dkms from the 590 branch on"
+		: dpkg ? arena_printf(a, "Debian: nvidia-kernel-dkms; Ubuntu: nvidia-driver-%s, not -open", nnn)
+		       : arena_printf(a, "Ubuntu: nvidia-driver-%s, not -open; Arch: nvidia-dkms, or the AUR's "
+					 "nvidia-580xx-dkms from the 590 branch on",
+				      nnn);
+	const char *to_open = pacman ? "Arch: nvidia-open-dkms"
+			      : dpkg ? arena_printf(a, "Debian: nvidia-open-kernel-dkms; Ubuntu: nvidia-driver-%s-open", nnn)
+				     : arena_printf(a, "Ubuntu: nvidia-driver-%s-open; Arch: nvidia-open-dkms", nnn);
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu_info *g = &inv->gpus[i];
 		const struct kb_gpu *k = g->name ? kb_gpu_lookup(g->name) : NULL;
@@ -467,11 +480,9 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 					 "by open nvidia.ko\"), so nvidia-smi finds no device (or cannot talk to the driver) and "
 					 "CUDA reports error 100.",
 				      who, drv->kernel_flavour ? "runs" : "installs", row->family);
-			finding_fix(f, "install the proprietary flavour of the same driver (Ubuntu: nvidia-driver-%s, not "
-				       "-open; Arch: nvidia-dkms, or the AUR's nvidia-580xx-dkms from the 590 branch on; "
-				       "runfile: --kernel-module-type=proprietary; NixOS: hardware.nvidia.open = false), then "
-				       "reboot",
-				    nnn);
+			finding_fix(f, "install the proprietary flavour of the same driver (%s; runfile: "
+				       "--kernel-module-type=proprietary; NixOS: hardware.nvidia.open = false), then reboot",
+				    to_closed);
 		} else if (!open && flavour && !drv->simulated && !row->closed_module) {
 			f = rule_emit(d, self, "the proprietary kernel module cannot drive the %s (%s, sm_%d%d): it needs the open one",
 				      name, row->family, g->cc_major, g->cc_minor);
@@ -491,10 +502,9 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 					       "NixOS: hardware.nvidia.open = true), then reboot",
 					    first, arch->added, g->cc_major, g->cc_minor, atoi(first));
 			else
-				finding_fix(f, "install the open flavour of the same driver (Ubuntu: nvidia-driver-%s-open; "
-					       "Arch: nvidia-open-dkms; runfile: --kernel-module-type=open; NixOS: "
-					       "hardware.nvidia.open = true), then reboot",
-					    nnn);
+				finding_fix(f, "install the open flavour of the same driver (%s; runfile: "
+					       "--kernel-module-type=open; NixOS: hardware.nvidia.open = true), then reboot",
+					    to_open);
 		} else
 			continue;
 		finding_subject(f, g->source);
@@ -506,8 +516,9 @@ static void check_gpu_unsupported(struct diag_ctx *d, const struct rule *self)
 					 drv->simulated ? "--driver" : drv->kernel_version ? "/proc/driver/nvidia/version"
 						 : drv->module_version ? "/sys/module/nvidia/version" : drv->libcuda_path);
 		if (!drv->kernel_flavour && drv->module_package)
-			finding_evidence(f, "kernel module: not loaded; the installed package %s %s (%s) installs the %s flavour",
-					 drv->module_package, drv->module_package_version ? drv->module_package_version : "",
+			finding_evidence(f, "kernel module: not loaded; the installed package %s%s%s (%s) installs the %s flavour",
+					 drv->module_package, drv->module_package_version ? " " : "",
+					 drv->module_package_version ? drv->module_package_version : "",
 					 drv->module_package_from, drv->module_package_flavour);
 		if (row->last_branch)
 			finding_evidence(f, "%s GPUs: drivers up to R%d, %s kernel module (knowledge-base sources %s)",

@@ -29,8 +29,9 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	else if (d->tegra)
 		snprintf(buf, sizeof buf, "%s", d->tegra_gpu ? "nvgpu (Jetson)" : "Jetson: no nvgpu module or device node");
 	else if (d->module_package)
-		snprintf(buf, sizeof buf, "not loaded (installed: %s %s, %s flavour)", d->module_package,
-			 d->module_package_version ? d->module_package_version : "", d->module_package_flavour);
+		snprintf(buf, sizeof buf, "not loaded (installed: %s%s%s, %s flavour)", d->module_package,
+			 d->module_package_version ? " " : "", d->module_package_version ? d->module_package_version : "",
+			 d->module_package_flavour);
 	else
 		snprintf(buf, sizeof buf, "not loaded");
 	row(out, "kernel module", buf);

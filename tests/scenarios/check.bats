@@ -738,6 +738,13 @@ jetson_root() {
 	# a Turing GPU takes the open module
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 2080" --json
 	lacks_finding driver-gpu-unsupported
+	# both flavours' packages (an AUR legacy branch beside the open one): which loads is not known
+	mkdir -p "$root/var/lib/pacman/local/nvidia-580xx-dkms-580.95.05-1"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json
+	lacks_finding driver-gpu-unsupported
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce RTX 5090" --json
+	lacks_finding driver-gpu-unsupported
+	rm -r "$root/var/lib/pacman/local/nvidia-580xx-dkms-580.95.05-1"
 	# the proprietary package
 	mv "$root/var/lib/pacman/local/nvidia-open-dkms-580.82.09-1" "$root/var/lib/pacman/local/nvidia-dkms-580.82.09-1"
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json
@@ -748,6 +755,23 @@ jetson_root() {
 	printf 'Package: nvidia-kernel-dkms\nStatus: deinstall ok config-files\nVersion: 535.247.01-1~deb12u1\n\nPackage: nvidia-open-kernel-dkms\nStatus: install ok installed\nVersion: 535.247.01-1~deb12u1\n\n' >"$root/var/lib/dpkg/status"
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250"
 	[[ "$output" == *"the installed package nvidia-open-kernel-dkms 535.247.01-1~deb12u1 (/var/lib/dpkg/status) installs the open flavour"* ]]
+	# the fix names Debian's package and the branch the package gives
+	[[ "$output" == *"Debian: nvidia-kernel-dkms; Ubuntu: nvidia-driver-535, not -open"* ]]
+	# Ubuntu's prebuilt modules, one package per kernel: only the running kernel's counts
+	printf 'Package: linux-modules-nvidia-570-6.8.0-40-generic\nStatus: install ok installed\nVersion: 6.8.0-40.40\n\nPackage: linux-modules-nvidia-570-open-6.8.0-45-generic\nStatus: install ok installed\nVersion: 6.8.0-45.45\n\n' >"$root/var/lib/dpkg/status"
+	mkdir -p "$root/proc/sys/kernel"
+	echo 6.8.0-45-generic >"$root/proc/sys/kernel/osrelease"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250"
+	[[ "$output" == *"the installed package linux-modules-nvidia-570-open-6.8.0-45-generic 6.8.0-45.45 (/var/lib/dpkg/status) installs the open flavour"* ]]
+	[[ "$output" == *"Debian: nvidia-kernel-dkms; Ubuntu: nvidia-driver-535, not -open"* ]]  # the branch of the user space found
+	# without the running kernel, packages of both flavours: which loads is not known, nothing is said
+	rm "$root/proc/sys/kernel/osrelease"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json
+	lacks_finding driver-gpu-unsupported
+	# a package without a version
+	printf 'Package: nvidia-open-kernel-dkms\nStatus: install ok installed\n\n' >"$root/var/lib/dpkg/status"
+	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250"
+	[[ "$output" == *"not loaded (installed: nvidia-open-kernel-dkms, open flavour)"* ]]
 	# a loaded module speaks for itself, whatever is installed
 	proc_version "$root" 535.309.01
 	run_cudx --root "$root" --env "$env_file" --gpu "GeForce MX250" --json

@@ -1676,6 +1676,10 @@ static void test_set32_forms(void **state)
 				"cuda-toolkit-not-found");
 	assert_string_not_equal(first_finding("Vulkan: selected physical device 0: NVIDIA GeForce RTX 4090"),
 				"container-no-gpu");
+	assert_string_not_equal(first_finding("Vulkan loader: enumerating physical devices, no physical device filter set"),
+				"container-no-gpu");
+	assert_string_not_equal(first_finding("No kernel image is currently available for download; the installer will retry"),
+				"no-kernel-image");
 }
 
 static void test_tool_phrase_first(void **state)
