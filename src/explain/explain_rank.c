@@ -673,6 +673,13 @@ static bool driver_library(const char *name)
 	return k && k->family && strcmp(k->family, "driver") == 0;
 }
 
+/* A library a framework keeps beside its own modules and loads through their RUNPATH: PyTorch's
+ * (torch/lib: libtorch*, libc10*), which no search by name finds on any machine. */
+static bool framework_private(const char *lib)
+{
+	return strncmp(lib, "libtorch", 8) == 0 || strncmp(lib, "libc10", 6) == 0;
+}
+
 /* What the loader and the inventory say about a library cause. Returns the verdict and adds the
  * evidence (or sets *why when contradicted). */
 static enum support library_support(struct arena *a, const struct explain_machine *m,
@@ -757,6 +764,10 @@ static enum support library_support(struct arena *a, const struct explain_machin
 		return SUPPORT_CONFIRMS;
 	}
 	if (!lib || !(not_found || wrong_major))
+		return SUPPORT_NONE;
+	/* PyTorch's own libraries (libtorch_cuda.so, libc10_cuda.so) are found through the RUNPATH of
+	 * the module that needs them, in torch/lib: a search by name says nothing of that load */
+	if (not_found && res->available && !res->path && framework_private(lib))
 		return SUPPORT_NONE;
 	/* a cause that holds only where the versioned library is installed */
 	if (rule_out_names(cr->def, "versioned-copy-absent") && (*why = check_versioned_copy_absent(a, m, r)))

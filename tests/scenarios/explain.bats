@@ -1327,3 +1327,16 @@ OSError: cublas library not found'
 	[ "$(cause_conf forward-compat-unsupported)" != high ]
 }
 
+
+# Set 33: PyTorch's own CUDA library missing is a CPU-only torch under a CUDA extension; the
+# loader's search by name says nothing of it (torch/lib is reached through RUNPATH)
+@test "libtorch_cuda.so cannot be opened: torch-cpu-build first from the text; a search by name neither confirms nor rules out not-found" {
+	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
+	explain_here "ImportError: libtorch_cuda.so: cannot open shared object file: No such file or directory"
+	[ "$(cause_conf lib-not-found)" != high ]
+	[ "$(cause_conf lib-not-found)" != ruled-out ]
+	# from the text alone (an empty tree): a CPU-only torch first
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	run_strict "$CUDX" explain --no-probe --root "$BATS_TEST_TMPDIR/empty" --json "ImportError: libtorch_cuda.so: cannot open shared object file: No such file or directory"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = torch-cpu-build ]
+}

@@ -1682,6 +1682,23 @@ static void test_set32_forms(void **state)
 				"no-kernel-image");
 }
 
+/* Set 33's misses, as general facts, in wordings written here. */
+static const struct form_case set33_forms[] = {
+	/* host_config.h's own #error, its words cut off, as GCC and MSVC report it */
+	{ "/opt/cuda-10.2/targets/x86_64-linux/include/crt/host_config.h:139:2: error: #error -", "nvcc-host-compiler-unsupported" },
+	{ "C:\\CUDA\\v9.0\\include\\crt/host_config.h(133): fatal error C1189: #error:  -- unsupported", "nvcc-host-compiler-unsupported" },
+	/* the linker's -lNAME quoted */
+	{ "error: linking with `cc` failed: cannot find `-lcudart`", "lib-not-found" },
+	/* PyTorch's own CUDA library missing: a CPU-only torch under a CUDA extension */
+	{ "ImportError: libc10_cuda.so: cannot open shared object file: No such file or directory", "torch-cpu-build" },
+};
+
+static void test_set33_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set33_forms, sizeof set33_forms / sizeof set33_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1777,6 +1794,7 @@ int main(void)
 		cmocka_unit_test(test_set30_forms),
 		cmocka_unit_test(test_set31_forms),
 		cmocka_unit_test(test_set32_forms),
+		cmocka_unit_test(test_set33_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
