@@ -238,16 +238,10 @@ static void read_fabric(struct cudx_ctx *ctx, struct inventory *inv)
  * "nvidia-580xx-dkms", else its version ("580.82.09-1"); 0 when neither does. */
 static int package_branch(const char *name, const char *version)
 {
-	const char *p = strstr(name, "nvidia-");
-	while (p) {
-		int b = atoi(p + 7);
-		if (b >= 100 && isdigit((unsigned char)p[7]))
-			return b;
-		p = strstr(p + 7, "nvidia-");
-	}
-	p = strrchr(name, '-');
-	if (p && isdigit((unsigned char)p[1]) && atoi(p + 1) >= 100)
-		return atoi(p + 1);
+	/* the first dash-separated word that starts with a branch number */
+	for (const char *p = strchr(name, '-'); p; p = strchr(p + 1, '-'))
+		if (isdigit((unsigned char)p[1]) && atoi(p + 1) >= 100)
+			return atoi(p + 1);
 	/* a prebuilt module's version is the kernel's (linux-modules-*), not the driver's */
 	return version && strncmp(name, "linux-modules-", 14) != 0 && atoi(version) >= 100 ? atoi(version) : 0;
 }

@@ -1680,6 +1680,9 @@ static void test_set32_forms(void **state)
 				"container-no-gpu");
 	assert_string_not_equal(first_finding("No kernel image is currently available for download; the installer will retry"),
 				"no-kernel-image");
+	assert_string_equal(first_finding("no kernel image is not available on the device"), "no-kernel-image");
+	assert_string_not_equal(first_finding("Vulkan: failed to find a suitable device memory type"), "container-no-gpu");
+	assert_string_equal(first_finding("Vulkan: no physical devices found on this system"), "container-no-gpu");
 }
 
 /* Set 33's misses, as general facts, in wordings written here. */
@@ -1687,6 +1690,7 @@ static const struct form_case set33_forms[] = {
 	/* host_config.h's own #error, its words cut off, as GCC and MSVC report it */
 	{ "/opt/cuda-10.2/targets/x86_64-linux/include/crt/host_config.h:139:2: error: #error -", "nvcc-host-compiler-unsupported" },
 	{ "C:\\CUDA\\v9.0\\include\\crt/host_config.h(133): fatal error C1189: #error:  -- unsupported", "nvcc-host-compiler-unsupported" },
+	{ "C:\\CUDA\\v12.1\\include\\crt/host_config.h(153,1): fatal error C1189: #error:  -- unsupp", "nvcc-host-compiler-unsupported" },
 	/* the linker's -lNAME quoted */
 	{ "error: linking with `cc` failed: cannot find `-lcudart`", "lib-not-found" },
 	/* PyTorch's own CUDA library missing: a CPU-only torch under a CUDA extension */
