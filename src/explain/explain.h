@@ -282,6 +282,9 @@ void explain_line_facts_joined(struct explain_reader *r, struct span line, struc
 			       struct explain_linefacts *out);
 /* Classify a library name (a path is reduced to its base name). */
 void explain_lib_classify(const struct explain_catalog *cat, const char *name, struct explain_lib *out);
+/* The length of the family word in a name made from it ("cublas library not found" is read as
+ * "libcublas.so": 6), 0 for a file name. On a Windows line such a name stands for the family's DLLs. */
+size_t explain_family_word_len(const char *name);
 /* Scan text line by line (at most EXPLAIN_MAX_INPUT bytes of it are looked at): messages with their
  * facts, each scored on its text alone (explain_score). */
 void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struct span text,

@@ -217,6 +217,12 @@ static int name_major(const char *name)
 	return n == 3 ? v / 10 : v;
 }
 
+size_t explain_family_word_len(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 6 && strncmp(name, "lib", 3) == 0 && strcmp(name + n - 3, ".so") == 0 ? n - 6 : 0;
+}
+
 void explain_lib_classify(const struct explain_catalog *cat, const char *name, struct explain_lib *out)
 {
 	memset(out, 0, sizeof *out);

@@ -168,10 +168,8 @@ static void add_package_dirs(struct win_cookie *c, struct arena *a, const char *
  * on a Windows line), or NULL for a file name. */
 static const char *family_word(struct arena *a, const char *name)
 {
-	size_t n = strlen(name);
-	if (n < 7 || strncmp(name, "lib", 3) != 0 || strcmp(name + n - 3, ".so") != 0)
-		return NULL;
-	return arena_strndup(a, name + 3, n - 6);
+	size_t n = explain_family_word_len(name);
+	return n ? arena_strndup(a, name + 3, n) : NULL;
 }
 
 /* A family named by a word, on Windows: its DLLs are named per CUDA release (cublas64_12.dll), so

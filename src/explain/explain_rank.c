@@ -81,10 +81,9 @@ static void lib_kv(struct arena *a, struct explain_result *r, const struct expla
 	add_kv(a, r, "library", l->name);
 	/* a family named by a word on a Windows line ("cublas library", read as libcublas.so) names
 	 * no DLL: say which family */
-	size_t n = strlen(l->name);
-	bool family = n > 6 && strncmp(l->name, "lib", 3) == 0 && strcmp(l->name + n - 3, ".so") == 0;
+	size_t family = explain_family_word_len(l->name);
 	if (l->os == 'w')
-		add_kv(a, r, "dll", family ? arena_printf(a, "a %.*s DLL", (int)(n - 6), l->name + 3) : l->name);
+		add_kv(a, r, "dll", family ? arena_printf(a, "a %.*s DLL", (int)family, l->name + 3) : l->name);
 	if (l->os == 'w' && family)
 		add_kv(a, r, "family_dll", "yes");
 	if (l->major >= 0 && explain_kv_get(r, "library") == l->name)
@@ -452,13 +451,19 @@ static const char *check_no_stub(struct arena *a, const struct explain_machine *
 }
 
 /* The loaded kernel module and the driver's user-space libraries are one release. */
+/* Whether the loaded module and the libcuda.so.1 the loader picks are one release. */
+static bool module_is_libcuda_release(const struct driver_info *d)
+{
+	return d->kernel_version && d->libcuda_version && !d->libcuda_is_stub &&
+	       strcmp(d->kernel_version, d->libcuda_version) == 0;
+}
+
 static const char *check_driver_versions_agree(struct arena *a, const struct explain_machine *m,
 					       struct explain_result *r)
 {
 	(void)r;
 	const struct driver_info *d = &m->inv->driver;
-	if (!d->kernel_version || !d->libcuda_version || d->libcuda_is_stub || strcmp(d->kernel_version, d->libcuda_version) != 0 ||
-	    (d->nvml_version && strcmp(d->nvml_version, d->kernel_version) != 0))
+	if (!module_is_libcuda_release(d) || (d->nvml_version && strcmp(d->nvml_version, d->kernel_version) != 0))
 		return NULL;
 	/* a container image with a toolkit's forward-compatibility libcuda: the NVIDIA container
 	 * runtime mounts it over the host's when it is newer (libnvidia-container's CUDA compat
@@ -477,8 +482,7 @@ static const char *check_no_compat_lib(struct arena *a, const struct explain_mac
 {
 	(void)r;
 	const struct driver_info *d = &m->inv->driver;
-	if (d->n_compat_dirs || m->inv->system.container || !d->kernel_version || !d->libcuda_version ||
-	    d->libcuda_is_stub || strcmp(d->kernel_version, d->libcuda_version) != 0)
+	if (d->n_compat_dirs || m->inv->system.container || !module_is_libcuda_release(d))
 		return NULL;
 	return arena_printf(a, "no forward-compatibility libcuda here (no cuda-compat directory), and the libcuda.so.1 "
 			       "the loader picks (%s) is the loaded module's release, %s",
