@@ -181,6 +181,7 @@ static int explain_run(struct cudx_ctx *ctx, int argc, char **argv)
 	rep.n_results = scan.n_msgs;
 	for (size_t i = 0; i < scan.n_msgs; i++)
 		explain_rank(ctx->arena, &m, &scan.msgs[i], &rep.results[i]);
+	explain_rank_order(rep.results, rep.n_results);
 
 	if (ctx->opt->format == OUT_JSON) {
 		struct json_t *j = explain_render_json(ctx, &rep);

@@ -1367,6 +1367,31 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 }
 
 
+/* Whether the message's own line is a warning a program printed ("UserWarning:", "WARNING:"). */
+static bool warning_line(const struct explain_message *msg)
+{
+	return msg && msg->line && ci_has(msg->line, "warning");
+}
+
+static bool confirmed_lead(const struct explain_result *r)
+{
+	return r->n_causes && r->causes[0].conf == EXPLAIN_CONFIRMED &&
+	       strcmp(r->causes[0].def->finding, "harmless-warning") != 0;
+}
+
+void explain_rank_order(struct explain_result *v, size_t n)
+{
+	if (n < 2 || !warning_line(v[0].msg) || confirmed_lead(&v[0]))
+		return;
+	for (size_t j = 1; j < n; j++)
+		if (confirmed_lead(&v[j])) {
+			struct explain_result lead = v[j];
+			memmove(&v[1], &v[0], j * sizeof v[0]);
+			v[0] = lead;
+			return;
+		}
+}
+
 /* The library and DLL names in the input (libcudnn.so.8, cudnn64_8.dll): leads the text gives even
  * when no message form in it was recognised. At most max, each at most 127 bytes. */
 static size_t text_library_names(struct arena *a, const char *text, const char **out, size_t max)

@@ -112,6 +112,12 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
  * before the others. r->msg stays NULL. Nothing on a target that shows nothing (an empty --root). */
 void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m, const struct explain_catalog *cat,
 			       const char *text, struct explain_result *r);
+/* Put first the message the machine explains, where the text put a warning first: a program's
+ * warning is often the consequence announced before the failure that caused it (bitsandbytes'
+ * "compiled without GPU support" above its "libcuda.so not found"). Only a warning whose own
+ * causes the machine does not confirm gives way, to the first later message whose first cause it
+ * confirms; an error line keeps its place (docker's wrapper line above the hook's own words). */
+void explain_rank_order(struct explain_result *v, size_t n);
 /* Names of the machine checks a cause row may name in rule_out (for the catalogue test). */
 bool explain_rule_out_known(const char *name);
 

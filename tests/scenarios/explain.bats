@@ -1340,3 +1340,24 @@ OSError: cublas library not found'
 	run_strict "$CUDX" explain --no-probe --root "$BATS_TEST_TMPDIR/empty" --json "ImportError: libtorch_cuda.so: cannot open shared object file: No such file or directory"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = torch-cpu-build ]
 }
+
+# A program's warning printed before the failure is often its consequence: with the machine, the
+# later message whose cause the target confirms goes first; without it the text's order stands,
+# and an error line keeps its place
+@test "a warning first (bitsandbytes' CPU fallback) gives way to the later message the machine confirms (libcuda on WSL)" {
+	local log="/env/lib/python3.10/site-packages/bitsandbytes/cextension.py:33: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.
+  warn(\"The installed version of bitsandbytes was compiled without GPU support. \"
+CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
+	explain_here "$log"
+	[[ "$(jq -r '.message' <<<"$output")" == *"UserWarning"* ]]
+	[ "$(jq -r '.causes[0].confidence' <<<"$output")" != high ]
+	mkdir -p "$root/dev"
+	: >"$root/dev/dxg"
+	explain_here "$log"
+	[[ "$(jq -r '.message' <<<"$output")" == "CUDA SETUP: WARNING! libcuda.so not found!"* ]]
+	[ "$(first_cause)" = "wsl-libcuda high" ]
+	[[ "$(jq -r '.messages[1].message' <<<"$output")" == *"UserWarning"* ]]
+	# the same failure announced as an error keeps the text's order
+	explain_here "${log/UserWarning/RuntimeError}"
+	[[ "$(jq -r '.message' <<<"$output")" == *"RuntimeError"* ]]
+}
