@@ -962,6 +962,32 @@ static bool sentence_between(const struct explain_reader *L, size_t from, size_t
 	return false;
 }
 
+/* Whether token q is a call of a GPU API whose value the number at off follows: hashcat's
+ * "cuDriverGetVersion(): 34", "nvmlInit() = 9", "cuInit()->100". The call's prefix names the API
+ * (a driver API call, cuXxx, is no runtime call). */
+static bool api_call_value(const struct explain_reader *L, const struct tok *q, size_t off)
+{
+	static const char *const prefixes[] = { "cuda", "nvml", "cudnn", "cublas", "nccl", "cu" };
+	const uint8_t *p = L->line.p + q->off;
+	bool api = false;
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !api; i++) {
+		size_t n = strlen(prefixes[i]);
+		api = q->len > n + 1 && memcmp(p, prefixes[i], n) == 0 && isupper(p[n]);
+	}
+	if (!api)
+		return false;
+	char gap[8];
+	size_t g = 0;
+	for (size_t i = q->off + q->len; i < off; i++)
+		if (L->line.p[i] != ' ') {
+			if (g + 1 == sizeof gap)
+				return false;
+			gap[g++] = (char)L->line.p[i];
+		}
+	gap[g] = 0;
+	return strcmp(gap, "():") == 0 || strcmp(gap, "()=") == 0 || strcmp(gap, "()->") == 0;
+}
+
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
  * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess, "802 system error". */
 static void read_numbers(struct explain_reader *L)
@@ -994,7 +1020,7 @@ static void read_numbers(struct explain_reader *L)
 				break;
 			memcpy(w, L->lc.p + q->off, q->len);
 			w[q->len] = 0;
-			announced = is_keyword(w);
+			announced = is_keyword(w) || (b == 1 && api_call_value(L, q, k->off));
 		}
 		announced |= hex && memcmp(p, "0xc0", 4) == 0; /* an NTSTATUS error needs no word before it */
 		if (!announced && vs_check && t + 1 < L->n_toks && L->toks[t + 1].len == 2 &&

@@ -1703,6 +1703,44 @@ static void test_set33_forms(void **state)
 	expect_first_findings(set33_forms, sizeof set33_forms / sizeof set33_forms[0]);
 }
 
+/* ---- the forms set 34's misses showed (tests/fixtures/explain/machine/set34) */
+static const struct form_case set34_forms[] = {
+	/* a GPU API call's value after "():" or "=": hashcat's cuDriverGetVersion(): 34 */
+	{ "cuDriverGetVersion(): 34", "stub-libcuda" },
+	{ "nvmlInit() = 9", "no-driver" },
+	{ "cuInit()->100", "cuda-visible-devices-hides" },
+	{ "foo(): 34", "not recognised" },
+	{ "cuMemAlloc(): 2 bytes", "not recognised" },
+	/* FFmpeg's nv-codec-headers: a codec function the driver's library lacks */
+	{ "[hevc_cuvid @ 0x55d0c8a3c440] Cannot load cuvidGetDecoderCaps", "driver-too-old" },
+	{ "[h264_nvenc @ 0x1] Cannot load NvEncodeAPIGetMaxSupportedVersion", "driver-too-old" },
+	/* an undefined NVDEC/NVENC function: exported by the driver's codec libraries */
+	{ "OSError: /opt/app/libdecoder.so: undefined symbol: cuvidGetDecodeStatus", "driver-too-old" },
+	/* the loader's failure with ENOENT's text */
+	{ "OSError: libcublas.so.10: No such file or directory", "lib-not-found" },
+	/* musl's loader running a glibc program */
+	{ "Error relocating /usr/lib/libnvidia-ml.so.1: __sprintf_chk: symbol not found", "no-libc" },
+	/* NVML by its full name; NVML's own error text after a colon decides instead */
+	{ "Error: failed to initialize NVIDIA Management Library", "no-driver" },
+	{ "Failed to initialize NVML: Insufficient Permissions", "device-node-permission" },
+	{ "WARN: Can't load NVML library, dlopen(25): failed to load libnvidia-ml.so, libnvidia-ml.so: cannot open shared object file: No such file or directory", "lib-not-found" },
+	/* a tool's NVIDIA library not found, unnamed */
+	{ "Error: NVIDIA GPU library was not found", "lib-not-found" },
+	/* SAPIEN's Vulkan device list without an NVIDIA device */
+	{ "RuntimeError: Failed to find a supported physical device \"cuda:1\"", "lib-not-found" },
+	/* Triton's own kernel refused: its ptxas newer than the driver */
+	{ "RuntimeError: Triton Error [CUDA]: device kernel image is invalid", "ptx-too-new" },
+	{ "RuntimeError: CUDA error: device kernel image is invalid", "no-kernel-image" },
+	/* Docker's CDI support off */
+	{ "docker: Error response from daemon: could not select device driver \"cdi\" with capabilities: [].", "container-toolkit-missing" },
+};
+
+static void test_set34_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set34_forms, sizeof set34_forms / sizeof set34_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1799,6 +1837,7 @@ int main(void)
 		cmocka_unit_test(test_set31_forms),
 		cmocka_unit_test(test_set32_forms),
 		cmocka_unit_test(test_set33_forms),
+		cmocka_unit_test(test_set34_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
