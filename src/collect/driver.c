@@ -310,6 +310,29 @@ static bool read_pacman_module(struct cudx_ctx *ctx, struct inventory *inv)
 	return inv->driver.module_package || inv->driver.module_package_conflict;
 }
 
+/* The running kernel's release: the system's (uname), else a tree's /proc/sys/kernel/osrelease where
+ * it shows one; NULL when neither. */
+static const char *running_kernel(struct cudx_ctx *ctx, const struct inventory *inv)
+{
+	if (inv->system.kernel)
+		return inv->system.kernel;
+	size_t kl;
+	char *k = sysroot_read_text(&ctx->root, ctx->arena, "/proc/sys/kernel/osrelease", 256, &kl, NULL);
+	while (k && kl && (k[kl - 1] == '\n' || k[kl - 1] == ' '))
+		k[--kl] = '\0';
+	return k && kl ? k : NULL;
+}
+
+/* WSL 1 runs Linux programs on the Windows kernel, which gives them no GPU: its kernel release ends
+ * in "-Microsoft" (4.4.0-17763-Microsoft), where WSL 2's own Linux kernel says
+ * "-microsoft-standard-WSL2" (lower case: the case tells the two apart). */
+static bool wsl1_kernel(const char *release)
+{
+	static const char tail[] = "-Microsoft";
+	size_t n = release ? strlen(release) : 0;
+	return n > sizeof tail - 1 && strcmp(release + n - (sizeof tail - 1), tail) == 0;
+}
+
 /* Debian, Ubuntu: the installed packages of /var/lib/dpkg/status */
 static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
 {
@@ -322,14 +345,7 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
 			inventory_note(ctx, inv, path, "cannot read: %s", strerror(err));
 		return;
 	}
-	const char *kernel = inv->system.kernel;
-	if (!kernel) { /* a tree's running kernel, where it shows one */
-		size_t kl;
-		char *k = sysroot_read_text(&ctx->root, ctx->arena, "/proc/sys/kernel/osrelease", 256, &kl, NULL);
-		while (k && kl && (k[kl - 1] == '\n' || k[kl - 1] == ' '))
-			k[--kl] = '\0';
-		kernel = k && kl ? k : NULL;
-	}
+	const char *kernel = running_kernel(ctx, inv);
 	struct span t = span_make(text, len);
 	size_t pos = 0;
 	struct dpkg_package p;
@@ -369,6 +385,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		read_dpkg_module(ctx, inv);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;
+	if (wsl1_kernel(running_kernel(ctx, inv)))
+		d->wsl = d->wsl1 = true;
 	if (!d->libcuda_path &&
 	    (sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib64/libcuda.so.1") ||
 	     sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1") ||

@@ -141,7 +141,11 @@ static void check_wsl(struct diag_ctx *d, const struct rule *self)
 {
 	static const struct machine_side seen = { "/usr/lib/wsl/lib",
 						  "this system is WSL (/usr/lib/wsl/lib or /dev/dxg present)" };
-	emit(d, self, d->inv->driver.wsl && !wsl_container_without_libcuda(d->inv) ? &seen : NULL);
+	static const struct machine_side wsl1 = { "/proc/sys/kernel/osrelease",
+						  "this system is WSL 1 (its kernel release ends in -Microsoft), "
+						  "which gives Linux programs no GPU: only WSL 2 has GPU support" };
+	const struct machine_side *side = d->inv->driver.wsl1 ? &wsl1 : &seen;
+	emit(d, self, d->inv->driver.wsl && !wsl_container_without_libcuda(d->inv) ? side : NULL);
 }
 
 /* A CPU-only package of a framework other than PyTorch (whose own finding is torch-cpu-build), and

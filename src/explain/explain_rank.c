@@ -253,7 +253,7 @@ static const char *check_driver_present(struct arena *a, const struct explain_ma
 	if (d->kernel_version)
 		return arena_printf(a, "the NVIDIA kernel driver %s is loaded here (/proc/driver/nvidia/version)",
 				    d->kernel_version);
-	if (d->wsl && d->libcuda_path && !d->libcuda_is_stub)
+	if (d->wsl && !d->wsl1 && d->libcuda_path && !d->libcuda_is_stub)
 		return arena_printf(a, "the WSL driver library is present here: %s", d->libcuda_path);
 	return NULL;
 }

@@ -71,7 +71,9 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 		if (d->nodes[i].exists)
 			off += (size_t)snprintf(buf + off, sizeof buf - off, "%s%s", off ? " " : "", d->nodes[i].path);
 	row(out, "device nodes", off ? buf : "none");
-	if (d->wsl)
+	if (d->wsl1)
+		row(out, "WSL", "WSL 1 (kernel release ...-Microsoft): no GPU support");
+	else if (d->wsl)
 		row(out, "WSL", "yes (/usr/lib/wsl/lib, /dev/dxg)");
 	if (inv->containerd.config) {
 		const struct containerd_info *c = &inv->containerd;

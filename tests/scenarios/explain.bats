@@ -1361,3 +1361,19 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	explain_here "${log/UserWarning/RuntimeError}"
 	[[ "$(jq -r '.message' <<<"$output")" == *"RuntimeError"* ]]
 }
+
+# WSL 1 gives Linux programs no GPU at all: its kernel release ends in "-Microsoft" (WSL 2's in
+# "-microsoft-standard-WSL2"); nvidia-smi's "couldn't communicate" there is no missing driver
+@test "WSL 1 (kernel release -Microsoft): nvidia-smi's 'couldn't communicate' is wsl-libcuda, confirmed; check says WSL 1" {
+	local msg="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
+	mkdir -p "$root/proc/sys/kernel"
+	echo 5.15.153.1-microsoft-standard-WSL2 >"$root/proc/sys/kernel/osrelease"
+	explain_here "$msg"
+	[ "$(first_cause)" != "wsl-libcuda high" ]
+	echo 4.4.0-17763-Microsoft >"$root/proc/sys/kernel/osrelease"
+	explain_here "$msg"
+	[ "$(first_cause)" = "wsl-libcuda high" ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"WSL 1"* ]]
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq -r '.inventory.driver.wsl1' <<<"$output")" = true ]
+}
