@@ -1741,6 +1741,25 @@ static void test_set34_forms(void **state)
 	expect_first_findings(set34_forms, sizeof set34_forms / sizeof set34_forms[0]);
 }
 
+/* ---- the forms set 35's misses showed (tests/fixtures/explain/machine/set35) */
+static const struct form_case set35_forms[] = {
+	/* CUPTI cannot initialise on a driver older than its CUDA release */
+	{ "CUPTI error: cuptiSubscribe failed with CUPTI_ERROR_NOT_INITIALIZED", "driver-too-old" },
+	/* the OpenCL ICD loader finds no platform */
+	{ "clGetPlatformIDs(): CL_PLATFORM_NOT_FOUND_KHR", "lib-not-found" },
+	{ "[opencl_init] could not get platforms: -1001", "lib-not-found" },
+	/* musl: a library not found; an NVIDIA symbol unresolved is no glibc program on musl */
+	{ "Error loading shared library libnvidia-fatbinaryloader.so.418.87: No such file or directory (needed by /usr/lib/libcuda.so.1)", "lib-not-found" },
+	{ "Error loading shared library libnvidia-ptxjitcompiler.so.1: No such file or directory (needed by /usr/lib/libcuda.so.1)", "ptxjit-missing" },
+	{ "Error relocating /usr/lib64/libcuda.so: fatBinaryCtl_Compile: symbol not found", "not recognised" },
+};
+
+static void test_set35_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set35_forms, sizeof set35_forms / sizeof set35_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1838,6 +1857,7 @@ int main(void)
 		cmocka_unit_test(test_set32_forms),
 		cmocka_unit_test(test_set33_forms),
 		cmocka_unit_test(test_set34_forms),
+		cmocka_unit_test(test_set35_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
