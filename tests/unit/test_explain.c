@@ -1752,6 +1752,15 @@ static const struct form_case set35_forms[] = {
 	{ "Error loading shared library libnvidia-fatbinaryloader.so.418.87: No such file or directory (needed by /usr/lib/libcuda.so.1)", "lib-not-found" },
 	{ "Error loading shared library libnvidia-ptxjitcompiler.so.1: No such file or directory (needed by /usr/lib/libcuda.so.1)", "ptxjit-missing" },
 	{ "Error relocating /usr/lib64/libcuda.so: fatBinaryCtl_Compile: symbol not found", "not recognised" },
+	/* no nvidia.ko for the running kernel, as modinfo and a module build say it */
+	{ "modinfo: ERROR: Module nvidia not found.", "no-driver" },
+	{ "Warning! nvidia.ko was not created in the kernel tree!", "no-driver" },
+	/* the EDG front end (nvcc, NVRTC) without the toolkit's headers */
+	{ "kernel.cu(3): catastrophic error: cannot open source file \"driver_types.h\"", "cuda-toolkit-not-found" },
+	/* a program that cannot run ptxas (JAX/XLA) */
+	{ "Couldn't invoke ptxas --version", "cuda-toolkit-not-found" },
+	/* PyTorch's no-driver sentence without its first word */
+	{ "No NVIDIA driver on your system", "no-driver" },
 };
 
 static void test_set35_forms(void **state)
