@@ -1769,6 +1769,19 @@ static void test_set35_forms(void **state)
 	expect_first_findings(set35_forms, sizeof set35_forms / sizeof set35_forms[0]);
 }
 
+/* ---- the forms set 36's misses showed (tests/fixtures/explain/machine/set36) */
+static const struct form_case set36_forms[] = {
+	/* an extension's CUDA against torch's, as torchvision and PyG check it at import */
+	{ "RuntimeError: Detected that PyTorch and torch_scatter were compiled with different CUDA versions. PyTorch has CUDA version 11.3 and torch_scatter has CUDA version 10.2. Please reinstall the torch_scatter that matches your PyTorch install.", "nvcc-framework-mismatch" },
+	{ "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions.", "nvcc-framework-mismatch" },
+};
+
+static void test_set36_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set36_forms, sizeof set36_forms / sizeof set36_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -1867,6 +1880,7 @@ int main(void)
 		cmocka_unit_test(test_set33_forms),
 		cmocka_unit_test(test_set34_forms),
 		cmocka_unit_test(test_set35_forms),
+		cmocka_unit_test(test_set36_forms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
