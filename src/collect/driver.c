@@ -318,7 +318,7 @@ static const char *running_kernel(struct cudx_ctx *ctx, const struct inventory *
 		return inv->system.kernel;
 	size_t kl;
 	char *k = sysroot_read_text(&ctx->root, ctx->arena, "/proc/sys/kernel/osrelease", 256, &kl, NULL);
-	while (k && kl && (k[kl - 1] == '\n' || k[kl - 1] == ' '))
+	while (k && kl && (k[kl - 1] == '\n' || k[kl - 1] == '\r' || k[kl - 1] == ' '))
 		k[--kl] = '\0';
 	return k && kl ? k : NULL;
 }

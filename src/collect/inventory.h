@@ -60,7 +60,7 @@ struct driver_info {
 	 * off the default search path (data/driver_dirs.tsv: NixOS's /run/opengl-driver/lib) */
 	const char *libcuda_off_path;
 	const struct kb_driver_dir *off_path_dir;
-	bool wsl;                    /* /usr/lib/wsl/lib or /dev/dxg present */
+	bool wsl;                    /* /usr/lib/wsl/lib or /dev/dxg present, or WSL 1 (wsl1) */
 	bool wsl1;                   /* WSL 1 (its kernel release ends in -Microsoft): no GPU at all */
 	/* the NVIDIA GPU Operator's driver container: its root, mounted on the host at
 	 * /run/nvidia/driver, holds the driver's libraries; the host has none of its own */

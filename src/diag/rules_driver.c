@@ -77,6 +77,16 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const struct driver_info *drv = &inv->driver;
+	if (drv->wsl1 && !drv->simulated && d->ctx->os == OS_LINUX) {
+		/* WSL 1 runs on the Windows kernel, which gives Linux programs no GPU at all */
+		struct finding *f = rule_emit(d, self, "this is WSL 1, which gives Linux programs no GPU");
+		finding_cause(f, "WSL 1 runs Linux programs on the Windows kernel (its release ends in -Microsoft), without "
+				 "the GPU paravirtualisation of WSL 2: no NVIDIA driver, Windows' or a Linux one installed "
+				 "inside it, can reach the GPU from here.");
+		finding_fix(f, "convert the distribution to WSL 2 (PowerShell: wsl --set-version <distro> 2) and keep the "
+			       "Windows NVIDIA driver; do not install a Linux NVIDIA driver inside WSL");
+		return;
+	}
 	if (drv->simulated || drv->wsl || d->ctx->os != OS_LINUX)
 		return;
 	/* a Jetson's kernel side is nvgpu, seen through its module or device nodes */

@@ -962,30 +962,49 @@ static bool sentence_between(const struct explain_reader *L, size_t from, size_t
 	return false;
 }
 
-/* Whether token q is a call of a GPU API whose value the number at off follows: hashcat's
- * "cuDriverGetVersion(): 34", "nvmlInit() = 9", "cuInit()->100". The call's prefix names the API
- * (a driver API call, cuXxx, is no runtime call). */
-static bool api_call_value(const struct explain_reader *L, const struct tok *q, size_t off)
+/* The API of a call whose status a number follows, hashcat's "cuDriverGetVersion(): 34" (also "()="
+ * and "()->"): named by the call's prefix (a driver API call, cuXxx, is no runtime call), NULL when
+ * token q is no such call. A call that returns a count, a measurement or a version by value
+ * (nvmlDeviceGetCount() = 9, cudnnGetVersion() = 5000) prints that value, not a status: those are
+ * left out, and a version call's number counts only below 1000 (every CUDA library's version
+ * number is 1000 or more). */
+static const char *api_call_value(const struct explain_reader *L, const struct tok *q, size_t off, long code)
 {
-	static const char *const prefixes[] = { "cuda", "nvml", "cudnn", "cublas", "nccl", "cu" };
+	static const struct {
+		const char *prefix, *api;
+	} prefixes[] = { { "cuda", "cudart" }, { "nvml", "nvml" }, { "cudnn", "cudnn" }, { "cublas", "cublas" },
+			 { "nccl", "nccl" }, { "cu", "cu" } };
+	static const char *const by_value[] = { "count", "attribute", "temperature", "fanspeed", "info",
+						"utilization", "clock", "power", "memory", "size", "name" };
 	const uint8_t *p = L->line.p + q->off;
-	bool api = false;
+	const char *api = NULL;
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !api; i++) {
-		size_t n = strlen(prefixes[i]);
-		api = q->len > n + 1 && memcmp(p, prefixes[i], n) == 0 && isupper(p[n]);
+		size_t n = strlen(prefixes[i].prefix);
+		if (q->len > n + 1 && memcmp(p, prefixes[i].prefix, n) == 0 && isupper(p[n]))
+			api = prefixes[i].api;
 	}
 	if (!api)
-		return false;
+		return NULL;
+	const char *lc = (const char *)L->lc.p + q->off;
+	for (size_t i = 0; i < sizeof by_value / sizeof by_value[0]; i++)
+		if (explain_find_lc(span_make(lc, q->len), 0, by_value[i], strlen(by_value[i])) >= 0)
+			return NULL;
+	if (explain_find_lc(span_make(lc, q->len), 0, "version", 7) >= 0 && code >= 1000)
+		return NULL;
 	char gap[8];
 	size_t g = 0;
 	for (size_t i = q->off + q->len; i < off; i++)
 		if (L->line.p[i] != ' ') {
 			if (g + 1 == sizeof gap)
-				return false;
+				return NULL;
 			gap[g++] = (char)L->line.p[i];
 		}
 	gap[g] = 0;
-	return strcmp(gap, "():") == 0 || strcmp(gap, "()=") == 0 || strcmp(gap, "()->") == 0;
+	if (strcmp(gap, "():") != 0 && strcmp(gap, "()=") != 0 && strcmp(gap, "()->") != 0)
+		return NULL;
+	if (strcmp(api, "cudnn") == 0)
+		return code >= 1000 ? "cudnn9" : "cudnn8";
+	return api;
 }
 
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
@@ -1013,6 +1032,8 @@ static void read_numbers(struct explain_reader *L)
 		if (t + 1 < L->n_toks && count_noun(L, &L->toks[t + 1]))
 			continue;
 		bool announced = false;
+		long code = hex ? (long)(int32_t)strtoul((const char *)p, NULL, 16) : strtol((const char *)p, NULL, 10);
+		const char *call_api = NULL;
 		for (size_t b = 1; b <= 3 && b <= t && !announced; b++) {
 			const struct tok *q = &L->toks[t - b];
 			if (q->len >= sizeof w || k->off - (q->off + q->len) > 24 ||
@@ -1020,13 +1041,14 @@ static void read_numbers(struct explain_reader *L)
 				break;
 			memcpy(w, L->lc.p + q->off, q->len);
 			w[q->len] = 0;
-			announced = is_keyword(w) || (b == 1 && api_call_value(L, q, k->off));
+			if (b == 1 && !hex)
+				call_api = api_call_value(L, q, k->off, code);
+			announced = is_keyword(w) || call_api;
 		}
 		announced |= hex && memcmp(p, "0xc0", 4) == 0; /* an NTSTATUS error needs no word before it */
 		if (!announced && vs_check && t + 1 < L->n_toks && L->toks[t + 1].len == 2 &&
 		    memcmp(L->lc.p + L->toks[t + 1].off, "vs", 2) == 0)
 			announced = true;
-		long code = hex ? (long)(int32_t)strtoul((const char *)p, NULL, 16) : strtol((const char *)p, NULL, 10);
 		/* the word after it, ending the phrase, with a verb of failing before: "fails with 802
 		 * system error.". Only from 100 up and next to a CUDA word, where the codes of the runtime
 		 * and the driver API stand apart from counts ("1 error detected", "Epoch 100 error on GPU
@@ -1056,7 +1078,9 @@ static void read_numbers(struct explain_reader *L)
 		if (code == 0)
 			continue;
 		const char *apis[12];
-		size_t na = number_apis(L, code, hex, apis);
+		size_t na = call_api ? 1 : number_apis(L, code, hex, apis);
+		if (call_api)
+			apis[0] = call_api;
 		for (size_t i = 0; i < na; i++) {
 			const struct kb_error *row = kb_error_lookup(apis[i], code);
 			if (row) {

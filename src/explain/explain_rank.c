@@ -978,6 +978,15 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 							  : ""));
 		return 0;
 	}
+	/* on WSL 2, a libcuda the loader reaches in the directory Windows provides is the WSL driver's
+	 * own: "not on the path" and "shadowed by a Linux copy" are both contradicted, whatever the
+	 * system being WSL says */
+	if (drv && !drv->wsl1 && strcmp(c->finding, "wsl-libcuda") == 0 && lib && strncmp(lib, "libcuda.so", 10) == 0 &&
+	    res && res->available && res->path && strncmp(res->path, "/usr/lib/wsl/", 13) == 0) {
+		cr->conf = EXPLAIN_RULED_OUT;
+		cr->ruled_out_because = arena_printf(a, "the loader reaches the WSL driver's own %s here: %s", lib, res->path);
+		return 3;
+	}
 	const struct finding *f = confirming(m, c->finding, lib);
 	if (!f && strcmp(c->finding, "no-driver") == 0)
 		f = windows_no_nvcuda(m); /* Windows' no-driver: check names it as the DLL it misses */
@@ -1367,10 +1376,17 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 }
 
 
-/* Whether the message's own line is a warning a program printed ("UserWarning:", "WARNING:"). */
+/* Whether the message's own line is a warning a program printed ("UserWarning:", "WARNING!",
+ * "[W] Warning:"): the word ends there, and the line says nothing failed (a Kubernetes event of type
+ * Warning that reports "Failed ... Error:" is the failure itself). */
 static bool warning_line(const struct explain_message *msg)
 {
-	return msg && msg->line && ci_has(msg->line, "warning");
+	if (!msg || !msg->line || ci_has(msg->line, "error") || ci_has(msg->line, "fail") || ci_has(msg->line, "fatal"))
+		return false;
+	for (const char *s = msg->line; *s; s++)
+		if (ci_has_n(s, 7, "warning") && strnlen(s, 7) == 7 && !isalpha((unsigned char)s[7]))
+			return true;
+	return false;
 }
 
 static bool confirmed_lead(const struct explain_result *r)

@@ -249,7 +249,7 @@ EOF
 	[ "$(cause_conf no-driver)" = ruled-out ]
 	jq -e '.causes[] | select(.id == "no-driver") | .ruled_out_because | test("535.309.01")' <<<"$output"
 	# ruled-out causes come last
-	[ "$(jq -r '.causes[-1].id' <<<"$output")" = no-driver ]
+	jq -e '[.causes[].confidence] | index("ruled-out") as $i | $i != null and (.[$i:] | all(. == "ruled-out"))' <<<"$output"
 }
 
 @test "two cuDNN 8 releases: the link-time-reference error is cudnn-mixed-versions" {
@@ -1357,23 +1357,41 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	[[ "$(jq -r '.message' <<<"$output")" == "CUDA SETUP: WARNING! libcuda.so not found!"* ]]
 	[ "$(first_cause)" = "wsl-libcuda high" ]
 	[[ "$(jq -r '.messages[1].message' <<<"$output")" == *"UserWarning"* ]]
-	# the same failure announced as an error keeps the text's order
+	# the same failure announced as an error keeps the text's order, and so does a warning event
+	# that reports a failure (a Kubernetes "Warning  Failed ... Error:")
 	explain_here "${log/UserWarning/RuntimeError}"
 	[[ "$(jq -r '.message' <<<"$output")" == *"RuntimeError"* ]]
+	explain_here "${log/UserWarning: The installed/Warning  Failed  kubelet  Error: The installed}"
+	[[ "$(jq -r '.message' <<<"$output")" == *"Failed kubelet"* ]]
+	# where the loader reaches the WSL driver's own libcuda.so, "not found" is no WSL path problem
+	fake_lib "$root" usr/lib/wsl/lib/libcuda.so libcuda.so.1
+	echo "LD_LIBRARY_PATH=/usr/lib/wsl/lib" >>"$env_file"
+	explain_here "$log"
+	[ "$(jq -r '.messages[] | select(.message | startswith("CUDA SETUP")) | .causes[] | select(.id == "wsl-libcuda") | .confidence' <<<"$output")" = ruled-out ]
+	[[ "$(jq -r '.message' <<<"$output")" == *"UserWarning"* ]]
 }
 
 # WSL 1 gives Linux programs no GPU at all: its kernel release ends in "-Microsoft" (WSL 2's in
-# "-microsoft-standard-WSL2"); nvidia-smi's "couldn't communicate" there is no missing driver
-@test "WSL 1 (kernel release -Microsoft): nvidia-smi's 'couldn't communicate' is wsl-libcuda, confirmed; check says WSL 1" {
+# "-microsoft-standard-WSL2"). check says so as no-driver (an error, with WSL 2 as the fix), and
+# explain confirms it and wsl-libcuda for nvidia-smi's "couldn't communicate", even with a Linux
+# driver's libcuda installed inside
+@test "WSL 1 (kernel release -Microsoft): check's no-driver names WSL 1; explain confirms it and wsl-libcuda" {
 	local msg="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
 	mkdir -p "$root/proc/sys/kernel"
 	echo 5.15.153.1-microsoft-standard-WSL2 >"$root/proc/sys/kernel/osrelease"
 	explain_here "$msg"
-	[ "$(first_cause)" != "wsl-libcuda high" ]
-	echo 4.4.0-17763-Microsoft >"$root/proc/sys/kernel/osrelease"
+	[ "$(cause_conf wsl-libcuda)" != high ]
+	printf '4.4.0-17763-Microsoft\r\n' >"$root/proc/sys/kernel/osrelease"
+	need_pkg libcuda1
+	add_pkg "$root" libcuda1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
 	explain_here "$msg"
-	[ "$(first_cause)" = "wsl-libcuda high" ]
+	[ "$(first_cause)" = "no-driver high" ]
 	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"WSL 1"* ]]
-	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(cause_conf wsl-libcuda)" = high ]
+	run "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
 	[ "$(jq -r '.inventory.driver.wsl1' <<<"$output")" = true ]
+	[ "$(jq -r '[.findings[] | select(.id == "no-driver")][0].severity' <<<"$output")" = error ]
+	[[ "$(jq -r '[.findings[] | select(.id == "no-driver")][0].fix | join(" ")' <<<"$output")" == *"wsl --set-version"* ]]
 }
