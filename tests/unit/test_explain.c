@@ -1795,6 +1795,27 @@ static const struct form_case set36_forms[] = {
 	{ "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions.", "nvcc-framework-mismatch" },
 };
 
+/* zlibwapi.dll is among the causes of a cuDNN 8 DLL not found on Windows, never of a cuDNN 9 one */
+static void test_cudnn9_no_zlibwapi(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		bool zlib;
+	} v[] = {
+		{ "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!", false },
+		{ "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!", true },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		const struct explain_message *m = first_message(v[i].text);
+		assert_non_null(m);
+		bool zlib = false;
+		for (size_t k = 0; k < m->n_cands; k++)
+			zlib |= strcmp(m->cands[k].cause->key, "zlibwapi-missing") == 0;
+		assert_int_equal(zlib, v[i].zlib);
+	}
+}
+
 static void test_set36_forms(void **state)
 {
 	(void)state;
@@ -1900,6 +1921,7 @@ int main(void)
 		cmocka_unit_test(test_set34_forms),
 		cmocka_unit_test(test_set35_forms),
 		cmocka_unit_test(test_set36_forms),
+		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
