@@ -385,8 +385,11 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		read_dpkg_module(ctx, inv);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;
-	if (wsl1_kernel(running_kernel(ctx, inv)))
+	const char *release = running_kernel(ctx, inv);
+	if (wsl1_kernel(release)) {
 		d->wsl = d->wsl1 = true;
+		d->wsl1_release = release;
+	}
 	if (!d->libcuda_path &&
 	    (sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib64/libcuda.so.1") ||
 	     sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1") ||

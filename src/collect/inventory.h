@@ -62,6 +62,7 @@ struct driver_info {
 	const struct kb_driver_dir *off_path_dir;
 	bool wsl;                    /* /usr/lib/wsl/lib or /dev/dxg present, or WSL 1 (wsl1) */
 	bool wsl1;                   /* WSL 1 (its kernel release ends in -Microsoft): no GPU at all */
+	const char *wsl1_release;    /* that kernel release */
 	/* the NVIDIA GPU Operator's driver container: its root, mounted on the host at
 	 * /run/nvidia/driver, holds the driver's libraries; the host has none of its own */
 	const char *operator_driver_root;

@@ -80,6 +80,12 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	if (drv->wsl1 && !drv->simulated && d->ctx->os == OS_LINUX) {
 		/* WSL 1 runs on the Windows kernel, which gives Linux programs no GPU at all */
 		struct finding *f = rule_emit(d, self, "this is WSL 1, which gives Linux programs no GPU");
+		finding_subject(f, "/proc/sys/kernel/osrelease");
+		finding_evidence(f, "kernel release %s (WSL 1's end in -Microsoft, WSL 2's in -microsoft-standard-WSL2)",
+				 drv->wsl1_release);
+		if (drv->libcuda_path || drv->libcuda_off_path)
+			finding_evidence(f, "a Linux driver's libcuda.so.1 is installed inside it: %s (it cannot reach the GPU)",
+					 drv->libcuda_path ? drv->libcuda_path : drv->libcuda_off_path);
 		finding_cause(f, "WSL 1 runs Linux programs on the Windows kernel (its release ends in -Microsoft), without "
 				 "the GPU paravirtualisation of WSL 2: no NVIDIA driver, Windows' or a Linux one installed "
 				 "inside it, can reach the GPU from here.");
@@ -192,7 +198,8 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 static void check_off_path(struct diag_ctx *d, const struct rule *self)
 {
 	const struct driver_info *drv = &d->inv->driver;
-	if (!drv->libcuda_off_path || drv->libcuda_path || drv->simulated || d->ctx->os != OS_LINUX)
+	/* on WSL 1 no driver reaches the GPU, wherever its library lies (no-driver says so) */
+	if (!drv->libcuda_off_path || drv->libcuda_path || drv->simulated || drv->wsl1 || d->ctx->os != OS_LINUX)
 		return;
 	const struct kb_driver_dir *dd = drv->off_path_dir;
 	struct finding *f = rule_emit(d, self, "libcuda.so.1 is in %s (%s), which the loader does not search",

@@ -962,12 +962,12 @@ static bool sentence_between(const struct explain_reader *L, size_t from, size_t
 	return false;
 }
 
-/* The API of a call whose status a number follows, hashcat's "cuDriverGetVersion(): 34" (also "()="
- * and "()->"): named by the call's prefix (a driver API call, cuXxx, is no runtime call), NULL when
- * token q is no such call. A call that returns a count, a measurement or a version by value
- * (nvmlDeviceGetCount() = 9, cudnnGetVersion() = 5000) prints that value, not a status: those are
- * left out, and a version call's number counts only below 1000 (every CUDA library's version
- * number is 1000 or more). */
+/* The API of a call whose status a number follows, hashcat's "cuDeviceGetCount(): 100" (a call's
+ * name, "():" and the CUresult it returned, for every call it makes): named by the call's prefix (a
+ * driver API call, cuXxx, is no runtime call); NULL when token q is no such call. Elsewhere ("()=",
+ * "()->", NVML's calls) a program may print what the call returns by value instead
+ * (nvmlDeviceGetCount() = 9): there a call that gives a count, a measurement or a name is left out. A version call's number
+ * counts only below 1000 (every CUDA library's version number is 1000 or more). */
 static const char *api_call_value(const struct explain_reader *L, const struct tok *q, size_t off, long code)
 {
 	static const struct {
@@ -985,12 +985,6 @@ static const char *api_call_value(const struct explain_reader *L, const struct t
 	}
 	if (!api)
 		return NULL;
-	const char *lc = (const char *)L->lc.p + q->off;
-	for (size_t i = 0; i < sizeof by_value / sizeof by_value[0]; i++)
-		if (explain_find_lc(span_make(lc, q->len), 0, by_value[i], strlen(by_value[i])) >= 0)
-			return NULL;
-	if (explain_find_lc(span_make(lc, q->len), 0, "version", 7) >= 0 && code >= 1000)
-		return NULL;
 	char gap[8];
 	size_t g = 0;
 	for (size_t i = q->off + q->len; i < off; i++)
@@ -1001,6 +995,14 @@ static const char *api_call_value(const struct explain_reader *L, const struct t
 		}
 	gap[g] = 0;
 	if (strcmp(gap, "():") != 0 && strcmp(gap, "()=") != 0 && strcmp(gap, "()->") != 0)
+		return NULL;
+	/* hashcat's form: a CUDA driver or runtime call and the status it returned */
+	bool status = strcmp(gap, "():") == 0 && (strcmp(api, "cu") == 0 || strcmp(api, "cudart") == 0);
+	const struct span name = span_make((const char *)L->lc.p + q->off, q->len);
+	for (size_t i = 0; i < sizeof by_value / sizeof by_value[0] && !status; i++)
+		if (explain_find_lc(name, 0, by_value[i], strlen(by_value[i])) >= 0)
+			return NULL;
+	if (explain_find_lc(name, 0, "version", 7) >= 0 && code >= 1000)
 		return NULL;
 	if (strcmp(api, "cudnn") == 0)
 		return code >= 1000 ? "cudnn9" : "cudnn8";
@@ -1078,9 +1080,13 @@ static void read_numbers(struct explain_reader *L)
 		if (code == 0)
 			continue;
 		const char *apis[12];
-		size_t na = call_api ? 1 : number_apis(L, code, hex, apis);
-		if (call_api)
-			apis[0] = call_api;
+		size_t na = 0;
+		if (call_api) { /* the call's API; a runtime call's number may be CUDA <= 10.0's */
+			apis[na++] = call_api;
+			if (strcmp(call_api, "cudart") == 0)
+				apis[na++] = "cudart_legacy";
+		} else
+			na = number_apis(L, code, hex, apis);
 		for (size_t i = 0; i < na; i++) {
 			const struct kb_error *row = kb_error_lookup(apis[i], code);
 			if (row) {

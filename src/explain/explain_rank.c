@@ -981,6 +981,10 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	/* on WSL 2, a libcuda the loader reaches in the directory Windows provides is the WSL driver's
 	 * own: "not on the path" and "shadowed by a Linux copy" are both contradicted, whatever the
 	 * system being WSL says */
+	/* (only for a message that names libcuda: where it names none, WSL's other failures, an old
+	 * Windows driver or a WSL kernel without GPU support, keep the WSL cause whatever libcuda the
+	 * loader picks; seven of the eight such reports of sets 12-31 had a WSL cause while the loader
+	 * picked the WSL driver's libcuda) */
 	if (drv && !drv->wsl1 && strcmp(c->finding, "wsl-libcuda") == 0 && lib && strncmp(lib, "libcuda.so", 10) == 0 &&
 	    res && res->available && res->path && strncmp(res->path, "/usr/lib/wsl/", 13) == 0) {
 		cr->conf = EXPLAIN_RULED_OUT;

@@ -1394,4 +1394,10 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	[ "$(jq -r '.inventory.driver.wsl1' <<<"$output")" = true ]
 	[ "$(jq -r '[.findings[] | select(.id == "no-driver")][0].severity' <<<"$output")" = error ]
 	[[ "$(jq -r '[.findings[] | select(.id == "no-driver")][0].fix | join(" ")' <<<"$output")" == *"wsl --set-version"* ]]
+	[[ "$(jq -r '[.findings[] | select(.id == "no-driver")][0].evidence | join("\n")' <<<"$output")" == *"kernel release 4.4.0-17763-Microsoft"* ]]
+	# the Linux driver's libcuda off the loader's path: still WSL 1, not a path to fix
+	rm "$root/$MULTIARCH"/lib*.so.1
+	run "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq -r '[.findings[] | select(.id == "no-driver")] | length' <<<"$output")" = 1 ]
+	[ "$(jq -r '[.findings[] | select(.id == "driver-lib-off-path")] | length' <<<"$output")" = 0 ]
 }

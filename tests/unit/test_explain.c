@@ -1718,10 +1718,15 @@ static const struct form_case set34_forms[] = {
 	{ "nvmlDeviceGetFanSpeed(): 18", "not recognised" },
 	{ "GPU0 nvmlDeviceGetTemperature() = 15", "not recognised" },
 	{ "nvmlDeviceGetCount() = 9", "not recognised" },
-	{ "cudaGetDeviceCount() = 1", "not recognised" },
+	{ "cudaGetDeviceCount() = 2", "not recognised" },
 	{ "cudnnGetVersion() = 5000", "not recognised" },
-	/* the call's own API, whatever else the line names */
-	{ "cuInit(): 100 while loading libcudnn.so.8", "cuda-visible-devices-hides" },
+	/* hashcat prints every call's status after "():", a count's call too */
+	{ "cuDeviceGetCount(): 100", "cuda-visible-devices-hides" },
+	{ "cudaGetDeviceCount(): 35", "driver-too-old" },
+	/* a runtime call's number in CUDA <= 10.0's numbering */
+	{ "cudaSetDevice() = 38", "cuda-visible-devices-hides" },
+	/* the call's own API, whatever else the line names (cuDNN's 4 would be an allocation failure) */
+	{ "cuInit(): 4 while loading libcudnn.so.8", "not gpu-out-of-memory" },
 	/* FFmpeg's nv-codec-headers: a codec function the driver's library lacks */
 	{ "[hevc_cuvid @ 0x55d0c8a3c440] Cannot load cuvidGetDecoderCaps", "driver-too-old" },
 	{ "[h264_nvenc @ 0x1] Cannot load NvEncodeAPIGetMaxSupportedVersion", "driver-too-old" },
@@ -1793,7 +1798,45 @@ static const struct form_case set36_forms[] = {
 	/* an extension's CUDA against torch's, as torchvision and PyG check it at import */
 	{ "RuntimeError: Detected that PyTorch and torch_scatter were compiled with different CUDA versions. PyTorch has CUDA version 11.3 and torch_scatter has CUDA version 10.2. Please reinstall the torch_scatter that matches your PyTorch install.", "nvcc-framework-mismatch" },
 	{ "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions.", "nvcc-framework-mismatch" },
+	{ "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.8 and torchvision has CUDA Version=13.0. Please reinstall the torchvision that matches your PyTorch install.", "nvcc-framework-mismatch" },
 };
+
+/* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
+ * newer torchvision's "major versions ... Version=") */
+static void test_ext_cuda_versions(void **state)
+{
+	(void)state;
+	static const char *const v[] = {
+		"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.8 and torchvision has CUDA Version=13.0.",
+		"RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has CUDA version 12.8 whereas TorchAudio has CUDA version 13.0.",
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		const struct explain_message *m = first_message(v[i]);
+		assert_non_null(m);
+		assert_true(m->n_cands > 0);
+		assert_string_equal(m->cands[0].cause->key, "ext-cuda-build-mismatch");
+		bool built = false, found = false;
+		for (size_t k = 0; k < m->n_facts; k++)
+			if (m->facts[k].kind == EXF_VERSION && m->facts[k].role) {
+				built |= strcmp(m->facts[k].role, "built") == 0 && strcmp(m->facts[k].value, "12.8") == 0;
+				found |= strcmp(m->facts[k].role, "found") == 0 && strcmp(m->facts[k].value, "13.0") == 0;
+			}
+		assert_true(built && found);
+	}
+}
+
+/* Docker's CDI support off has its own cause, whose fix turns CDI on */
+static void test_docker_cdi_off(void **state)
+{
+	(void)state;
+	const struct explain_message *m =
+		first_message("docker: Error response from daemon: could not select device driver \"cdi\" with capabilities: [].");
+	assert_non_null(m);
+	assert_true(m->n_cands > 0);
+	assert_string_equal(m->cands[0].cause->key, "docker-cdi-off");
+	assert_non_null(strstr(m->cands[0].cause->fix, "--cdi.enabled"));
+	assert_null(strchr(m->cands[0].cause->fix, '{')); /* no braces a placeholder would eat */
+}
 
 /* zlibwapi.dll is among the causes of a cuDNN 8 DLL not found on Windows, never of a cuDNN 9 one */
 static void test_cudnn9_no_zlibwapi(void **state)
@@ -1922,6 +1965,8 @@ int main(void)
 		cmocka_unit_test(test_set35_forms),
 		cmocka_unit_test(test_set36_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
+		cmocka_unit_test(test_ext_cuda_versions),
+		cmocka_unit_test(test_docker_cdi_off),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
