@@ -286,6 +286,20 @@ static void judge_not_found(struct diag_ctx *d, const struct edge_ctx *e, const 
 		finding_fix(f, "for the NVIDIA driver's libraries under Nix: run the program through nixGL, or LD_PRELOAD "
 			       "the host's libcuda.so.1");
 		where = c->path;
+	} else if (L->musl && elsewhere) {
+		/* a musl system (Alpine): its linker has no cache and its own short list of directories */
+		f = rule_emit(d, not_found, "%s exists at %s, a directory musl's linker does not search%s", name,
+			      elsewhere->path, nb);
+		finding_cause(f, "This is a musl system (its interpreter is /lib/ld-musl-*.so.1, there is no glibc): musl's "
+				 "linker reads no ld.so.cache and searches only /etc/ld-musl-ARCH.path's directories, else "
+				 "/lib, /usr/local/lib and /usr/lib, after LD_LIBRARY_PATH; %s is not among them.",
+			      path_dirname(a, elsewhere->path));
+		finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
+			    path_dirname(a, elsewhere->path));
+		finding_fix(f, "or add %s to /etc/ld-musl-ARCH.path (with /lib:/usr/local/lib:/usr/lib, which the file "
+			       "replaces); a library built for glibc still needs a glibc image",
+			    path_dirname(a, elsewhere->path));
+		where = elsewhere->path;
 	} else if (stale) {
 		/* the library is there, the cache is not: the load fails (an error), and the scan of
 		 * the ld.so.conf directories reports the stale cache itself (ldcache-stale) */

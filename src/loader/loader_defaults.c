@@ -218,6 +218,36 @@ void loader_use_interp(struct loader *L, const char *interp)
 		load_cache(L);
 }
 
+/* musl's dynamic linker (Alpine and other musl systems) keeps no ld.so.cache: after RPATH,
+ * LD_LIBRARY_PATH and RUNPATH it searches the directories of /etc/ld-musl-ARCH.path (separated by
+ * ':' or new lines), else /lib:/usr/local/lib:/usr/lib (musl's ldso/dynlink.c). A system is musl's
+ * when it has musl's interpreter, /lib/ld-musl-ARCH.so.1, and not glibc's (an Alpine image with a
+ * glibc compatibility layer keeps glibc's rules). Returns the directories (n in *n), or NULL. */
+static const char **musl_dirs(struct loader *L, size_t *n)
+{
+	const char *arch = L->machine == ELF_EM_X86_64 && L->elf_class == 64 ? "x86_64"
+			   : L->machine == ELF_EM_AARCH64			  ? "aarch64"
+										  : NULL;
+	const char *glibc = loader_default_interp(L->elf_class, L->machine);
+	if (!arch || !sysroot_exists(L->cfg.root, arena_printf(L->a, "/lib/ld-musl-%s.so.1", arch)) ||
+	    (glibc && sysroot_exists(L->cfg.root, glibc)))
+		return NULL;
+	static const char *const fallback[] = { "/lib", "/usr/local/lib", "/usr/lib" };
+	size_t len;
+	char *text = sysroot_read_text(L->cfg.root, L->a, arena_printf(L->a, "/etc/ld-musl-%s.path", arch), 4096,
+				       &len, NULL);
+	const char **d = arena_calloc(L->a, 16, sizeof *d);
+	*n = 0;
+	for (char *save = NULL, *t = text ? strtok_r(text, ":\n", &save) : NULL; t && *n < 16;
+	     t = strtok_r(NULL, ":\n", &save))
+		if (*t == '/')
+			d[(*n)++] = t;
+	if (*n == 0)
+		for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
+			d[(*n)++] = fallback[i];
+	return d;
+}
+
 void loader_defaults(struct loader *L)
 {
 	struct loader_config *c = &L->cfg;
@@ -228,6 +258,25 @@ void loader_defaults(struct loader *L)
 	bool lib64 = !multiarch && L->elf_class == 64 && sysroot_is_dir(c->root, "/usr/lib64");
 	if (!c->lib)
 		c->lib = multiarch ? arena_printf(L->a, "lib/%s", triple) : lib64 ? "lib64" : "lib";
+	size_t n_musl = 0;
+	const char **musl = c->default_dirs ? NULL : musl_dirs(L, &n_musl);
+	if (musl) {
+		c->default_dirs = musl;
+		c->n_default_dirs = n_musl;
+		c->inhibit_cache = true; /* musl has none */
+		L->musl = true;
+		/* where glibc's rules would look and musl's do not: copies there are reported as off the path */
+		const char **g = arena_calloc(L->a, 4, sizeof *g);
+		size_t ng = 0;
+		g[ng++] = "/lib64";
+		g[ng++] = "/usr/lib64";
+		if (triple) {
+			g[ng++] = arena_printf(L->a, "/lib/%s", triple);
+			g[ng++] = arena_printf(L->a, "/usr/lib/%s", triple);
+		}
+		L->system_dirs = g;
+		L->n_system_dirs = ng;
+	}
 	if (!c->default_dirs) {
 		const char **d = arena_calloc(L->a, 4, sizeof *d);
 		size_t n = 0;

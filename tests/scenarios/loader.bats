@@ -90,3 +90,29 @@ setup() {
 	echo "$output" | jq -e '.resolved == "/usr/lib/x86_64-linux-gnu/libz.so.1"'
 	echo "$output" | jq -e '.findings[] | select(.id == "lib-not-found") | .summary | test("libc.so.6.*needed by /usr/lib/x86_64-linux-gnu/libz.so.1")'
 }
+
+# musl's linker (Alpine) keeps no ld.so.cache and searches /etc/ld-musl-ARCH.path's directories, else
+# /lib:/usr/local/lib:/usr/lib: a library in /usr/lib64 is off its path, which glibc's rules for the
+# same tree would search; a glibc interpreter beside musl's keeps glibc's rules
+@test "why on a musl tree: musl's directories, /etc/ld-musl-x86_64.path, no cache; glibc's rules where glibc is" {
+	root=$(mktemp -d)
+	mkdir -p "$root/lib" "$root/usr/lib64" "$root/bin" "$root/etc"
+	cp /bin/sh "$root/bin/sh"
+	: >"$root/lib/ld-musl-x86_64.so.1"
+	echo 'int foo(void) { return 1; }' >"$root/foo.c"
+	cc -shared -fPIC -nostdlib -o "$root/usr/lib64/libfoo.so.1" "$root/foo.c" -Wl,-soname,libfoo.so.1
+	run "$CUDX" --json --root "$root" why libfoo.so.1
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.resolved == null'
+	echo "$output" | jq -e '[.findings[] | select(.id == "lib-not-found") | .summary | test("musl")] | any'
+	printf '/lib\n/usr/lib64\n' >"$root/etc/ld-musl-x86_64.path"
+	run_strict "$CUDX" --json --root "$root" why libfoo.so.1
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.how == "default" and .resolved == "/usr/lib64/libfoo.so.1"'
+	rm "$root/etc/ld-musl-x86_64.path"
+	mkdir -p "$root/lib64"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+	run "$CUDX" --json --root "$root" why libfoo.so.1
+	rm -rf "$root"
+	echo "$output" | jq -e '.resolved == "/usr/lib64/libfoo.so.1"'
+}
