@@ -286,20 +286,22 @@ static void judge_not_found(struct diag_ctx *d, const struct edge_ctx *e, const 
 		finding_fix(f, "for the NVIDIA driver's libraries under Nix: run the program through nixGL, or LD_PRELOAD "
 			       "the host's libcuda.so.1");
 		where = c->path;
-	} else if (L->musl && elsewhere) {
-		/* a musl system (Alpine): its linker has no cache and its own short list of directories */
-		f = rule_emit(d, not_found, "%s exists at %s, a directory musl's linker does not search%s", name,
-			      elsewhere->path, nb);
-		finding_cause(f, "This is a musl system (its interpreter is /lib/ld-musl-*.so.1, there is no glibc): musl's "
-				 "linker reads no ld.so.cache and searches only /etc/ld-musl-ARCH.path's directories, else "
-				 "/lib, /usr/local/lib and /usr/lib, after LD_LIBRARY_PATH; %s is not among them.",
-			      path_dirname(a, elsewhere->path));
-		finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
-			    path_dirname(a, elsewhere->path));
-		finding_fix(f, "or add %s to /etc/ld-musl-ARCH.path (with /lib:/usr/local/lib:/usr/lib, which the file "
-			       "replaces); a library built for glibc still needs a glibc image",
-			    path_dirname(a, elsewhere->path));
-		where = elsewhere->path;
+	} else if (L->musl && (stale || elsewhere)) {
+		/* a musl system (Alpine): its linker reads no cache, whatever ldconfig wrote, and has its
+		 * own short list of directories */
+		const struct loader_copy *c = stale ? stale : elsewhere;
+		const char *dir = path_dirname(a, c->path);
+		f = rule_emit(d, not_found, "%s exists at %s, a directory musl's linker does not search%s", name, c->path, nb);
+		finding_cause(f, "The linker here is musl's (no glibc): it reads no ld.so.cache and searches, after "
+				 "LD_LIBRARY_PATH and the RUNPATH or RPATH of the objects that load the library, only the "
+				 "directories of %s (or /lib, /usr/local/lib and /usr/lib without that file); %s is not "
+				 "among them.",
+			      L->musl_path_file, dir);
+		finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}", dir);
+		finding_fix(f, "or list %s in %s (a new file replaces /lib:/usr/local/lib:/usr/lib: list those too); a "
+			       "library built for glibc still needs a glibc image",
+			    dir, L->musl_path_file);
+		where = c->path;
 	} else if (stale) {
 		/* the library is there, the cache is not: the load fails (an error), and the scan of
 		 * the ld.so.conf directories reports the stale cache itself (ldcache-stale) */

@@ -677,6 +677,32 @@ struct loader_result *loader_resolve(struct loader *L, const char *name,
 		if (L->cfg.secure && strchr(name, '$'))
 			note(res, L->a, "%s", "secure-execution mode: dynamic string tokens in a path are refused");
 		try_candidate(&s, p, LOADER_HOW_PATH, "the name contains a slash: opened as a path");
+	} else if (L->musl) {
+		/* musl (ldso/dynlink.c, load_library): LD_LIBRARY_PATH, then the RUNPATH (else RPATH) of
+		 * the requester and of each object that loaded it, then the system path; no cache, no
+		 * glibc-hwcaps, no DF_1_NODEFLIB */
+		const char *llp = L->cfg.env ? envsnap_get(L->cfg.env, "LD_LIBRARY_PATH") : NULL;
+		if (llp && *llp && !L->cfg.secure) {
+			struct dirlist dl;
+			expand_list(L, llp, L->main, true, &dl, res);
+			search_dirs(&s, &dl, LOADER_HOW_LD_LIBRARY_PATH, "LD_LIBRARY_PATH");
+		}
+		size_t depth = 0;
+		for (struct loader_object *l = req; l && !s.found && !s.fatal && ++depth <= LOADER_MAX_CHAIN;
+		     l = l->loaded_by) {
+			const char *list = l->elf.runpath ? l->elf.runpath : l->elf.rpath;
+			if (!list)
+				continue;
+			struct dirlist dl;
+			expand_list(L, list, l, false, &dl, res);
+			search_dirs(&s, &dl, l->elf.runpath ? LOADER_HOW_RUNPATH : LOADER_HOW_RPATH,
+				    arena_printf(L->a, "%s of %s%s", l->elf.runpath ? "RUNPATH" : "RPATH", l->path,
+						 l == req ? "" : " (inherited)"));
+		}
+		if (!s.found && !s.fatal) {
+			struct dirlist dl = { (const char **)L->cfg.default_dirs, L->cfg.n_default_dirs, 0 };
+			search_dirs(&s, &dl, LOADER_HOW_DEFAULT, "musl's system path");
+		}
 	} else {
 		/* 1. DT_RPATH of the requester and its loaders, then of the main program, unless the
 		 *    requester has DT_RUNPATH (§2.1 step 1) */

@@ -156,7 +156,8 @@ struct loader {
 	const char **system_dirs; /* with own_glibc: the system's default directories it does not search */
 	size_t n_system_dirs;
 	const char *no_libc;    /* the tree has no C library (its interpreter is missing): why; else NULL */
-	bool musl;              /* the system's linker is musl's: its directories, no ld.so.cache */
+	bool musl;              /* the linker is musl's: its order and directories, no ld.so.cache */
+	const char *musl_path_file; /* with musl: /etc/ld-musl-ARCH.path */
 	bool interp_tried;
 	void *objects_priv;     /* lookup tables (loader.c) */
 };

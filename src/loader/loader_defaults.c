@@ -2,6 +2,7 @@
  * directories and $LIB (multiarch on Debian/Ubuntu, lib64 on Fedora/RHEL), $PLATFORM and the
  * supported glibc-hwcaps levels (from this CPU, only when the root's machine is this machine's),
  * and the ld.so.cache. formats.md §2.2, §2.3. */
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/auxv.h>
@@ -167,6 +168,72 @@ static void load_cache(struct loader *L)
 	*c->memo = m;
 }
 
+/* musl's interpreter in the tree: /lib/ld-musl-ARCH.so.1, ARCH musl's name for the machine (x86_64,
+ * aarch64, i386, armhf ...); NULL when there is none. */
+static const char *musl_interp(struct loader *L)
+{
+	struct sysroot_dirent *ents;
+	size_t n;
+	if (sysroot_list_dir(L->cfg.root, L->a, "/lib", &ents, &n, 20000) != 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(ents[i].name);
+		if (len > 14 && strncmp(ents[i].name, "ld-musl-", 8) == 0 && strcmp(ents[i].name + len - 5, ".so.1") == 0)
+			return path_join(L->a, "/lib", ents[i].name);
+	}
+	return NULL;
+}
+
+/* Set L to musl's search (ldso/dynlink.c): no ld.so.cache; the system path is the directories of
+ * /etc/ld-musl-ARCH.path (separated by ':' or new lines) when that file exists, even when it names
+ * none, else /lib:/usr/local/lib:/usr/lib. interp: musl's /lib/ld-musl-ARCH.so.1. */
+static void use_musl(struct loader *L, const char *interp)
+{
+	struct loader_config *c = &L->cfg;
+	const char *base = strrchr(interp, '/') + 1;          /* ld-musl-ARCH.so.1 */
+	size_t arch_len = strlen(base) - strlen("ld-musl-") - strlen(".so.1");
+	L->musl_path_file = arena_printf(L->a, "/etc/ld-musl-%.*s.path", (int)arch_len, base + 8);
+	size_t len;
+	int err = 0;
+	char *text = sysroot_read_text(c->root, L->a, L->musl_path_file, 1u << 20, &len, &err);
+	size_t cap = 4, n = 0;
+	const char **d = arena_calloc(L->a, cap, sizeof *d);
+	if (!text && err == ENOENT) {
+		static const char *const fallback[] = { "/lib", "/usr/local/lib", "/usr/lib" };
+		for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
+			d[n++] = fallback[i];
+	}
+	for (char *save = NULL, *t = text ? strtok_r(text, ":\n", &save) : NULL; t; t = strtok_r(NULL, ":\n", &save)) {
+		if (*t != '/') /* relative to the working directory in musl: not a system directory */
+			continue;
+		if (n == cap) {
+			const char **g = arena_calloc(L->a, cap * 2, sizeof *g);
+			memcpy(g, d, n * sizeof *d);
+			d = g, cap *= 2;
+		}
+		d[n++] = t;
+	}
+	c->default_dirs = d;
+	c->n_default_dirs = n;
+	c->n_hwcaps = 0;
+	c->hwcaps_set = true;
+	L->musl = true;
+	L->have_cache = false;
+	memset(&L->cache, 0, sizeof L->cache);
+	/* where glibc's rules would look and musl's do not: copies there are reported as off the path */
+	const char *triple = triple_of(L->elf_class, L->machine);
+	const char **g = arena_calloc(L->a, 4, sizeof *g);
+	size_t ng = 0;
+	g[ng++] = "/lib64";
+	g[ng++] = "/usr/lib64";
+	if (triple) {
+		g[ng++] = arena_printf(L->a, "/lib/%s", triple);
+		g[ng++] = arena_printf(L->a, "/usr/lib/%s", triple);
+	}
+	L->system_dirs = g;
+	L->n_system_dirs = ng;
+}
+
 /* A program whose PT_INTERP is not the system's (/lib64/ld-linux-x86-64.so.2, /lib/<triple>/...)
  * runs under another glibc: Nix's and Guix's store, a glibc built into /opt. That ld.so reads the
  * cache and searches the default directories of its own prefix (${prefix}/etc/ld.so.cache,
@@ -200,9 +267,15 @@ static const char *interp_prefix(struct arena *a, const char *interp)
 void loader_use_interp(struct loader *L, const char *interp)
 {
 	struct loader_config *c = &L->cfg;
+	const char *base = interp ? strrchr(interp, '/') : NULL;
+	if (base && strncmp(base + 1, "ld-musl-", 8) == 0 && strlen(base + 1) > 14 && !L->musl) {
+		use_musl(L, interp); /* a musl program on a glibc system runs under musl's rules */
+		return;
+	}
 	const char *prefix = interp ? interp_prefix(L->a, interp) : NULL;
 	if (!prefix)
 		return;
+	L->musl = false; /* a program with its own glibc on a musl system: that glibc's rules */
 	L->system_dirs = c->default_dirs;
 	L->n_system_dirs = c->n_default_dirs;
 	const char **d = arena_calloc(L->a, 2, sizeof *d);
@@ -218,36 +291,6 @@ void loader_use_interp(struct loader *L, const char *interp)
 		load_cache(L);
 }
 
-/* musl's dynamic linker (Alpine and other musl systems) keeps no ld.so.cache: after RPATH,
- * LD_LIBRARY_PATH and RUNPATH it searches the directories of /etc/ld-musl-ARCH.path (separated by
- * ':' or new lines), else /lib:/usr/local/lib:/usr/lib (musl's ldso/dynlink.c). A system is musl's
- * when it has musl's interpreter, /lib/ld-musl-ARCH.so.1, and not glibc's (an Alpine image with a
- * glibc compatibility layer keeps glibc's rules). Returns the directories (n in *n), or NULL. */
-static const char **musl_dirs(struct loader *L, size_t *n)
-{
-	const char *arch = L->machine == ELF_EM_X86_64 && L->elf_class == 64 ? "x86_64"
-			   : L->machine == ELF_EM_AARCH64			  ? "aarch64"
-										  : NULL;
-	const char *glibc = loader_default_interp(L->elf_class, L->machine);
-	if (!arch || !sysroot_exists(L->cfg.root, arena_printf(L->a, "/lib/ld-musl-%s.so.1", arch)) ||
-	    (glibc && sysroot_exists(L->cfg.root, glibc)))
-		return NULL;
-	static const char *const fallback[] = { "/lib", "/usr/local/lib", "/usr/lib" };
-	size_t len;
-	char *text = sysroot_read_text(L->cfg.root, L->a, arena_printf(L->a, "/etc/ld-musl-%s.path", arch), 4096,
-				       &len, NULL);
-	const char **d = arena_calloc(L->a, 16, sizeof *d);
-	*n = 0;
-	for (char *save = NULL, *t = text ? strtok_r(text, ":\n", &save) : NULL; t && *n < 16;
-	     t = strtok_r(NULL, ":\n", &save))
-		if (*t == '/')
-			d[(*n)++] = t;
-	if (*n == 0)
-		for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
-			d[(*n)++] = fallback[i];
-	return d;
-}
-
 void loader_defaults(struct loader *L)
 {
 	struct loader_config *c = &L->cfg;
@@ -258,25 +301,12 @@ void loader_defaults(struct loader *L)
 	bool lib64 = !multiarch && L->elf_class == 64 && sysroot_is_dir(c->root, "/usr/lib64");
 	if (!c->lib)
 		c->lib = multiarch ? arena_printf(L->a, "lib/%s", triple) : lib64 ? "lib64" : "lib";
-	size_t n_musl = 0;
-	const char **musl = c->default_dirs ? NULL : musl_dirs(L, &n_musl);
-	if (musl) {
-		c->default_dirs = musl;
-		c->n_default_dirs = n_musl;
-		c->inhibit_cache = true; /* musl has none */
-		L->musl = true;
-		/* where glibc's rules would look and musl's do not: copies there are reported as off the path */
-		const char **g = arena_calloc(L->a, 4, sizeof *g);
-		size_t ng = 0;
-		g[ng++] = "/lib64";
-		g[ng++] = "/usr/lib64";
-		if (triple) {
-			g[ng++] = arena_printf(L->a, "/lib/%s", triple);
-			g[ng++] = arena_printf(L->a, "/usr/lib/%s", triple);
-		}
-		L->system_dirs = g;
-		L->n_system_dirs = ng;
-	}
+	/* a musl system (Alpine): musl's interpreter and not glibc's (an image with a glibc
+	 * compatibility layer keeps glibc's rules) */
+	const char *glibc = loader_default_interp(L->elf_class, L->machine);
+	const char *musl = c->default_dirs || (glibc && sysroot_exists(c->root, glibc)) ? NULL : musl_interp(L);
+	if (musl)
+		use_musl(L, musl);
 	if (!c->default_dirs) {
 		const char **d = arena_calloc(L->a, 4, sizeof *d);
 		size_t n = 0;
@@ -327,6 +357,6 @@ void loader_defaults(struct loader *L)
 		c->cwd = "/";
 	if (!c->cache_path)
 		c->cache_path = "/etc/ld.so.cache";
-	if (!c->inhibit_cache)
+	if (!c->inhibit_cache && !L->musl)
 		load_cache(L);
 }

@@ -105,11 +105,23 @@ setup() {
 	[ "$status" -eq 1 ]
 	echo "$output" | jq -e '.resolved == null'
 	echo "$output" | jq -e '[.findings[] | select(.id == "lib-not-found") | .summary | test("musl")] | any'
+	# an ld.so.conf naming the directory changes nothing: musl reads no cache (no "sudo ldconfig")
+	echo /usr/lib64 >"$root/etc/ld.so.conf"
+	run "$CUDX" --json --root "$root" why libfoo.so.1
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '[.findings[] | select(.id == "lib-not-found") | .fix | join(" ") | test("ldconfig")] | any | not'
+	echo "$output" | jq -e '[.findings[] | select(.id == "lib-not-found") | .fix | join(" ") | test("/etc/ld-musl-x86_64.path")] | any'
 	printf '/lib\n/usr/lib64\n' >"$root/etc/ld-musl-x86_64.path"
 	run_strict "$CUDX" --json --root "$root" why libfoo.so.1
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.how == "default" and .resolved == "/usr/lib64/libfoo.so.1"'
-	rm "$root/etc/ld-musl-x86_64.path"
+	# a path file that names no directory: musl searches none, not its defaults
+	mkdir -p "$root/usr/lib"
+	cp "$root/usr/lib64/libfoo.so.1" "$root/usr/lib/"
+	: >"$root/etc/ld-musl-x86_64.path"
+	run "$CUDX" --json --root "$root" why libfoo.so.1
+	[ "$status" -eq 1 ]
+	rm "$root/etc/ld-musl-x86_64.path" "$root/usr/lib/libfoo.so.1"
 	mkdir -p "$root/lib64"
 	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
 	run "$CUDX" --json --root "$root" why libfoo.so.1
