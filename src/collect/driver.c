@@ -333,8 +333,9 @@ static bool wsl1_kernel(const char *release)
 	return n > sizeof tail - 1 && strcmp(release + n - (sizeof tail - 1), tail) == 0;
 }
 
-/* Debian, Ubuntu: the installed packages of /var/lib/dpkg/status */
-static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
+/* Debian, Ubuntu: the installed packages of /var/lib/dpkg/status; kernel: the running kernel's
+ * release (Ubuntu's per-kernel module packages count only for it), or NULL */
+static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv, const char *kernel)
 {
 	static const char path[] = "/var/lib/dpkg/status";
 	size_t len;
@@ -345,7 +346,6 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv)
 			inventory_note(ctx, inv, path, "cannot read: %s", strerror(err));
 		return;
 	}
-	const char *kernel = running_kernel(ctx, inv);
 	struct span t = span_make(text, len);
 	size_t pos = 0;
 	struct dpkg_package p;
@@ -380,12 +380,12 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	pick_userspace(ctx, inv);
 	find_compat_dirs(ctx, inv);
 	read_fabric(ctx, inv);
+	const char *release = running_kernel(ctx, inv);
 	/* no module loaded: which flavour its package would load */
 	if (!d->kernel_version && !d->module_version && !read_pacman_module(ctx, inv))
-		read_dpkg_module(ctx, inv);
+		read_dpkg_module(ctx, inv, release);
 	if (sysroot_is_dir(&ctx->root, "/usr/lib/wsl/lib"))
 		d->wsl = true;
-	const char *release = running_kernel(ctx, inv);
 	if (wsl1_kernel(release)) {
 		d->wsl = d->wsl1 = true;
 		d->wsl1_release = release;

@@ -1388,7 +1388,7 @@ static bool warning_line(const struct explain_message *msg)
 	if (!msg || !msg->line || ci_has(msg->line, "error") || ci_has(msg->line, "fail") || ci_has(msg->line, "fatal"))
 		return false;
 	for (const char *s = msg->line; *s; s++)
-		if (ci_has_n(s, 7, "warning") && strnlen(s, 7) == 7 && !isalpha((unsigned char)s[7]))
+		if (strnlen(s, 7) == 7 && ci_has_n(s, 7, "warning") && !isalpha((unsigned char)s[7]))
 			return true;
 	return false;
 }

@@ -168,6 +168,13 @@ static void load_cache(struct loader *L)
 	*c->memo = m;
 }
 
+/* Whether a file name is musl's interpreter's, ld-musl-ARCH.so.1 (ARCH at least one character). */
+static bool musl_interp_name(const char *name)
+{
+	size_t len = strlen(name);
+	return len > 13 && strncmp(name, "ld-musl-", 8) == 0 && strcmp(name + len - 5, ".so.1") == 0;
+}
+
 /* musl's interpreter in the tree: /lib/ld-musl-ARCH.so.1, ARCH musl's name for the machine (x86_64,
  * aarch64, i386, armhf ...); NULL when there is none. */
 static const char *musl_interp(struct loader *L)
@@ -176,11 +183,9 @@ static const char *musl_interp(struct loader *L)
 	size_t n;
 	if (sysroot_list_dir(L->cfg.root, L->a, "/lib", &ents, &n, 20000) != 0)
 		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(ents[i].name);
-		if (len > 14 && strncmp(ents[i].name, "ld-musl-", 8) == 0 && strcmp(ents[i].name + len - 5, ".so.1") == 0)
+	for (size_t i = 0; i < n; i++)
+		if (musl_interp_name(ents[i].name))
 			return path_join(L->a, "/lib", ents[i].name);
-	}
 	return NULL;
 }
 
@@ -268,7 +273,7 @@ void loader_use_interp(struct loader *L, const char *interp)
 {
 	struct loader_config *c = &L->cfg;
 	const char *base = interp ? strrchr(interp, '/') : NULL;
-	if (base && strncmp(base + 1, "ld-musl-", 8) == 0 && strlen(base + 1) > 14 && !L->musl) {
+	if (base && musl_interp_name(base + 1) && !L->musl) {
 		use_musl(L, interp); /* a musl program on a glibc system runs under musl's rules */
 		return;
 	}
