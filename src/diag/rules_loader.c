@@ -457,18 +457,26 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 		edge_shadowed(d, self, &edges->v[i]);
 }
 
-/* A tree without a C library (an image layer, a copied library dir): one note instead of a
- * lib-not-found for libc.so.6, libm.so.6, ... of every library (the walker skips base_absent). Its
- * paths are the objects and the names, so `why` and `tree` of one of them keep it. */
-static void check_no_libc(struct diag_ctx *d, const struct rule *self)
+/* A tree without glibc's program interpreter: one note instead of a lib-not-found for libc.so.6,
+ * libm.so.6, ... of every library (the walker skips base_absent). Its paths are the objects and the
+ * names, so `why` and `tree` of one of them keep it. Without any C library the tree is an image
+ * layer or a copied library directory (no-libc, a note); with musl's it is a musl system (Alpine),
+ * where the driver's glibc programs and libraries cannot run at all (glibc-on-musl, an error). */
+static void emit_no_glibc(struct diag_ctx *d, const struct rule *self, bool on_musl)
 {
 	const struct edge_list *edges = resolved_edges(d);
 	struct finding *f = NULL;
 	for (size_t i = 0; i < edges->n; i++) {
 		const struct edge_ctx *e = &edges->v[i];
-		if (!e->r->base_absent)
+		if (!e->r->base_absent || (e->L->musl_system != NULL) != on_musl)
 			continue;
-		if (!f) {
+		if (!f && on_musl) {
+			f = rule_emit(d, self, "glibc programs on a musl system: the tree's C library is musl's (%s) and "
+				      "glibc's program interpreter %s is not there, so the NVIDIA driver's programs and "
+				      "libraries, built for glibc, cannot run", e->L->musl_system, e->L->interp_path);
+			finding_subject(f, e->L->interp_path);
+			finding_evidence(f, "%s is musl's dynamic linker", e->L->musl_system);
+		} else if (!f) {
 			f = rule_emit(d, self, "%s", e->L->no_libc);
 			finding_subject(f, e->L->interp_path);
 		}
@@ -477,6 +485,16 @@ static void check_no_libc(struct diag_ctx *d, const struct rule *self)
 		if (f->n_evidence < 8)
 			finding_evidence(f, "%s needs %s", e->needer ? e->needer : "the program", e->r->name);
 	}
+}
+
+static void check_no_libc(struct diag_ctx *d, const struct rule *self)
+{
+	emit_no_glibc(d, self, false);
+}
+
+static void check_glibc_on_musl(struct diag_ctx *d, const struct rule *self)
+{
+	emit_no_glibc(d, self, true);
 }
 
 static bool dir_has(const struct sysroot_dirent *ents, size_t n, const char *name)
@@ -578,6 +596,15 @@ static const struct rule table[] = {
 		   "dependencies were still checked.",
 	  .fix = "analyse the complete image (all layers, e.g. docker export of a container) or the system these "
 		 "libraries are installed on" },
+	{ "glibc-on-musl", SEV_ERROR, check_glibc_on_musl,
+	  .cause = "The system's C library is musl (an Alpine image or system), and the NVIDIA driver's programs "
+		   "and libraries are built for glibc: a glibc program cannot start without glibc's program "
+		   "interpreter (the shell reports the file itself as \"No such file or directory\" or \"not "
+		   "found\"), and a glibc library loaded by musl fails on glibc's own symbols (\"Error relocating "
+		   "...: symbol not found\"). The NVIDIA container runtime injects the host's glibc-built "
+		   "nvidia-smi and driver libraries into any image, musl or not.",
+	  .fix = "run the GPU program in an image based on a glibc distribution (Debian, Ubuntu, UBI), or use the "
+		 "image's glibc variant" },
 };
 
 RULE_FAMILY(rules_loader, "loader", table);

@@ -158,6 +158,7 @@ struct loader {
 	const char *no_libc;    /* the tree has no C library (its interpreter is missing): why; else NULL */
 	bool musl;              /* the linker is musl's: its order and directories, no ld.so.cache */
 	const char *musl_path_file; /* with musl: /etc/ld-musl-ARCH.path */
+	const char *musl_system; /* the tree is a musl system (Alpine): its /lib/ld-musl-ARCH.so.1; else NULL */
 	bool interp_tried;
 	void *objects_priv;     /* lookup tables (loader.c) */
 };

@@ -310,8 +310,10 @@ void loader_defaults(struct loader *L)
 	 * compatibility layer keeps glibc's rules) */
 	const char *glibc = loader_default_interp(L->elf_class, L->machine);
 	const char *musl = c->default_dirs || (glibc && sysroot_exists(c->root, glibc)) ? NULL : musl_interp(L);
-	if (musl)
+	if (musl) {
 		use_musl(L, musl);
+		L->musl_system = musl;
+	}
 	if (!c->default_dirs) {
 		const char **d = arena_calloc(L->a, 4, sizeof *d);
 		size_t n = 0;

@@ -32,7 +32,7 @@ ids_count() { # ID -> how many findings have it
 	py 'f = next(f for f in r["findings"] if f["id"] == "no-libc"); print(f["summary"])' |
 		grep -q 'no C library: the program interpreter /lib64/ld-linux-x86-64.so.2 is not in the tree'
 	py 'f = next(f for f in r["findings"] if f["id"] == "no-libc"); print("\n".join(f["evidence"]))' |
-		grep -qx '/usr/local/cuda/lib64/libcudart.so.13 needs libc.so.6'
+		grep -qx '/usr/local/cuda/lib64/libcu[a-zA-Z]*\.so\.13 needs libc\.so\.6'
 	# the one real gap of the tree: libcublas.so.13 needs libcublasLt.so.13
 	[ "$(ids_count lib-not-found)" -eq 1 ]
 	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "lib-not-found"))' | grep -q '^libcublasLt.so.13: '
@@ -57,6 +57,29 @@ ids_count() { # ID -> how many findings have it
 	run_strict "$CUDX" --root "$root" --no-color tree --no-dlopen /usr/local/cuda-13.0/lib/libcudart.so.13
 	[[ "$output" == *"libc.so.6 not found (no C library in the tree)"* ]]
 	[[ "$output" == *"info    no-libc: no C library"* ]]
+}
+
+# A musl system (Alpine) has a C library, musl's, but not glibc's interpreter: the NVIDIA runtime's
+# glibc-built nvidia-smi and libcuda cannot run there, an error (glibc-on-musl), not a layer's note
+@test "check, CUDA 13 libraries on a musl system: glibc-on-musl, an error naming musl's linker, and no no-libc note" {
+	add_cuda13 "$root" libcudart.so.13 libcublas.so.13 libcublasLt.so.13
+	mkdir -p "$root/lib"
+	: >"$root/lib/ld-musl-x86_64.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$status" -eq 1 ]
+	[ "$(ids_count glibc-on-musl)" -eq 1 ]
+	[ "$(finding_severity glibc-on-musl)" = error ]
+	lacks_finding no-libc
+	py 'f = next(f for f in r["findings"] if f["id"] == "glibc-on-musl"); print("\n".join(f["evidence"]))' |
+		grep -qx '/lib/ld-musl-x86_64.so.1 is musl.s dynamic linker'
+	py 'f = next(f for f in r["findings"] if f["id"] == "glibc-on-musl"); print("\n".join(f["evidence"]))' |
+		grep -qx '/usr/local/cuda/lib64/libcu[a-zA-Z]*\.so\.13 needs libc\.so\.6'
+	# glibc's interpreter beside musl's (gcompat, a glibc layer): glibc's rules, neither finding
+	mkdir -p "$root/lib64"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding glibc-on-musl
+	lacks_finding no-libc
 }
 
 @test "with the C library, ld-linux-x86-64.so.2 is already loaded (the interpreter) and there is no note" {

@@ -1737,8 +1737,8 @@ static const struct form_case set34_forms[] = {
 	/* the loader's failure with ENOENT's text */
 	{ "OSError: libcublas.so.10: No such file or directory", "lib-not-found" },
 	/* musl's loader running a glibc program */
-	{ "Error relocating /usr/lib/libnvidia-ml.so.1: __sprintf_chk: symbol not found", "no-libc" },
-	{ "Error relocating /app/_C.so: __cudaRegisterFatBinary: symbol not found", "not no-libc" },
+	{ "Error relocating /usr/lib/libnvidia-ml.so.1: __sprintf_chk: symbol not found", "glibc-on-musl" },
+	{ "Error relocating /app/_C.so: __cudaRegisterFatBinary: symbol not found", "not glibc-on-musl" },
 	/* NVML by its full name; NVML's own error text after a colon decides instead */
 	{ "Error: failed to initialize NVIDIA Management Library", "no-driver" },
 	{ "Failed to initialize NVML: Insufficient Permissions", "device-node-permission" },
