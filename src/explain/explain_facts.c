@@ -1009,6 +1009,28 @@ static const char *api_call_value(const struct explain_reader *L, const struct t
 	return api;
 }
 
+/* A Windows exit status printed in decimal, signed (-1073741515) or not (3221225781): an NTSTATUS
+ * error (0xC000xxxx), what a launcher prints of a child that Windows stopped (STATUS_DLL_NOT_FOUND
+ * before main). No other API's codes come near that range, so no word needs to announce it. */
+static bool ntstatus_decimal(const struct explain_reader *L, const struct tok *k, long *code)
+{
+	const uint8_t *p = L->lc.p + k->off;
+	if (k->len != 10)
+		return false;
+	for (size_t i = 0; i < k->len; i++)
+		if (!isdigit(p[i]))
+			return false;
+	long v = strtol((const char *)p, NULL, 10);
+	bool minus = k->off > 0 && L->lc.p[k->off - 1] == '-' && (k->off == 1 || !isalnum(L->lc.p[k->off - 2]));
+	long c = minus ? -v : (long)(int32_t)(uint32_t)v;
+	if (!minus && v > UINT32_MAX)
+		return false;
+	if (c < (int32_t)0xC0000000u || c > (int32_t)0xC000FFFFu)
+		return false;
+	*code = c;
+	return true;
+}
+
 /* A number that a code word announces: "error 803", "error=48", "CUDA failure 804", "[WinError
  * 126]", "returned 35", "error code 126", "(38 vs. 0)" after cudaSuccess, "802 system error". */
 static void read_numbers(struct explain_reader *L)
@@ -1018,6 +1040,13 @@ static void read_numbers(struct explain_reader *L)
 	for (size_t t = 0; t < L->n_toks; t++) {
 		const struct tok *k = &L->toks[t];
 		const uint8_t *p = L->lc.p + k->off;
+		long nt;
+		if (ntstatus_decimal(L, k, &nt)) {
+			const struct kb_error *row = kb_error_lookup("ntstatus", nt);
+			if (row)
+				add_code(L, row, "number", (const char *)L->line.p + k->off, k->len);
+			continue;
+		}
 		bool hex = k->len == 10 && p[0] == '0' && p[1] == 'x';
 		bool digits = k->len <= 6;
 		for (size_t i = 0; i < k->len && digits; i++)

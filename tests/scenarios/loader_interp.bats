@@ -74,6 +74,9 @@ ids_count() { # ID -> how many findings have it
 		grep -qx '/lib/ld-musl-x86_64.so.1 is musl.s dynamic linker'
 	py 'f = next(f for f in r["findings"] if f["id"] == "glibc-on-musl"); print("\n".join(f["evidence"]))' |
 		grep -qx '/usr/local/cuda/lib64/libcu[a-zA-Z]*\.so\.13 needs libc\.so\.6'
+	# bash's word for a program that cannot start: on this tree, the glibc program on musl first
+	run_strict "$CUDX" --root "$root" --env "$env_file" explain --no-probe --json '/usr/bin/nvidia-smi: No such file or directory'
+	[ "$(py 'print(r["causes"][0]["id"])')" = glibc-on-musl ]
 	# glibc's interpreter beside musl's (gcompat, a glibc layer): glibc's rules, neither finding
 	mkdir -p "$root/lib64"
 	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"

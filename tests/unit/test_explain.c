@@ -1801,6 +1801,26 @@ static const struct form_case set36_forms[] = {
 	{ "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.8 and torchvision has CUDA Version=13.0. Please reinstall the torchvision that matches your PyTorch install.", "nvcc-framework-mismatch" },
 };
 
+/* ---- the forms set 37's misses showed (tests/fixtures/explain/machine/set37) */
+static const struct form_case set37_forms[] = {
+	/* an NTSTATUS exit code printed in decimal, signed or not: no word needs to announce it */
+	{ "WARN supervisor: llama-server exited with status code -1073741515, args: ...", "dll-not-found" },
+	{ "The process exited with code 3221225781.", "dll-not-found" },
+	{ "worker exited with exit code -1073741511", "dll-proc-not-found" },
+	{ "job 1073741515 finished after 3 s", "not dll-not-found" },
+	/* NGC images' entrypoint GPU check: "not yet supported" is a GPU newer than the image */
+	{ "WARNING: Detected NVIDIA NVIDIA GeForce RTX 5090 GPU, which is not yet supported in this version of the container\nERROR: No supported GPU(s) detected to run this container", "gpu-unsupported-by-toolkit" },
+	{ "ERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container", "framework-gpu-arch" },
+	/* a command line that refuses cuda as a device: a build without CUDA */
+	{ "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible values: cpu]", "framework-cpu-build" },
+	{ "main.py: error: argument --device: invalid choice: 'cuda' (choose from 'cpu', 'mps')", "framework-cpu-build" },
+	{ "mxnet.base.MXNetError: [10:01:02] src/storage/storage.cc:157: GPU is not enable", "framework-cpu-build" },
+	/* TensorFlow 1.x's Windows self-check */
+	{ "- Could not find cuDNN 7.\n  The GPU version of TensorFlow requires that the correct cuDNN DLL be installed", "dll-wrong-major" },
+	/* NVIDIA's video effects without the driver's NGX library */
+	{ "nvvfx.NvVFXError: NvVFX_Load failed: The effect has not been properly initialized (code -12)", "lib-not-found" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -1863,6 +1883,12 @@ static void test_set36_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set36_forms, sizeof set36_forms / sizeof set36_forms[0]);
+}
+
+static void test_set37_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set37_forms, sizeof set37_forms / sizeof set37_forms[0]);
 }
 
 static void test_tool_phrase_first(void **state)
@@ -1964,6 +1990,7 @@ int main(void)
 		cmocka_unit_test(test_set34_forms),
 		cmocka_unit_test(test_set35_forms),
 		cmocka_unit_test(test_set36_forms),
+		cmocka_unit_test(test_set37_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
