@@ -161,6 +161,11 @@ static void gpus_and_compute_capabilities(void **state)
 	assert_int_equal(kb_gpu_lookup("nvidia geforce rtx 5090")->cc_major, 12);
 	assert_int_equal(kb_gpu_lookup("Tesla T4")->cc_minor, 5);
 	assert_int_equal(kb_gpu_lookup("NVIDIA GeForce GTX 1080 Ti")->cc_major, 6);
+	/* Kepler boards by the names NVML gives them: a form-factor letter after the model */
+	g = kb_gpu_lookup("Tesla K40m");
+	assert_non_null(g);
+	assert_int_equal(g->cc_major * 10 + g->cc_minor, 35);
+	assert_non_null(kb_gpu_lookup("NVIDIA Tesla K20Xm"));
 	/* Quadro RTX 6000 (Turing) is not the RTX 6000 Ada Generation */
 	assert_int_equal(kb_gpu_lookup("Quadro RTX 6000")->cc_major * 10 + kb_gpu_lookup("Quadro RTX 6000")->cc_minor, 75);
 	assert_int_equal(kb_gpu_lookup("NVIDIA RTX 6000 Ada Generation")->cc_minor, 9);
