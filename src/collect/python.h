@@ -60,6 +60,7 @@ struct py_framework {
 	const char *pkg_dir;   /* "…/site-packages/torch" */
 	bool gpu_build;        /* built with CUDA */
 	bool cpu_only;         /* a CPU-only build (torch +cpu, tensorflow-cpu, onnxruntime without -gpu) */
+	bool conda_build;      /* a conda package's CUDA build (conda-meta's build string): it uses the environment's CUDA libraries */
 	const char *rocm;      /* torch.version.hip, when a ROCm build */
 	const char *cuda;      /* CUDA it was built for: "12.4" (or the major "12" when only that is known) */
 	const char *cuda_source; /* "torch/version.py", "build_info.py", "wheel name", "knowledge base" */

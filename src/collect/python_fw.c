@@ -399,6 +399,35 @@ static bool jax_cuda_plugin(const struct py_env *env)
 	return false;
 }
 
+/* conda-forge's CUDA jaxlib keeps a plain version (0.4.3) and says its CUDA only in the build
+ * string of its conda-meta record, jaxlib-0.4.3-cuda112py310h4bfa4fc_201.json ("cuda112": CUDA
+ * 11.2, "cuda120": 12.0). Sets fw's CUDA major from it; false for no such record (a CPU build). */
+static bool conda_cuda_build(struct cudx_ctx *ctx, const struct py_env *env, const struct py_wheel *w,
+			     struct py_framework *fw)
+{
+	if (!env->kind || strcmp(env->kind, "conda") != 0 || !w->version)
+		return false;
+	struct sysroot_dirent *ents;
+	size_t n;
+	if (sysroot_list_dir(&ctx->root, ctx->arena, path_join(ctx->arena, env->prefix, "conda-meta"), &ents, &n,
+			     20000) != 0)
+		return false;
+	const char *head = arena_printf(ctx->arena, "%s-%s-cuda", w->name, w->version);
+	size_t hl = strlen(head);
+	for (size_t i = 0; i < n; i++) {
+		int cu = 0;
+		if (strncmp(ents[i].name, head, hl) != 0 || sscanf(ents[i].name + hl, "%d", &cu) != 1 || cu < 10)
+			continue;
+		fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "jaxlib");
+		fw->cuda = arena_printf(ctx->arena, "%d", cu >= 100 ? cu / 10 : cu);
+		fw->cuda_source = "conda build string";
+		fw->gpu_build = true;
+		fw->conda_build = true;
+		return true;
+	}
+	return false;
+}
+
 void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env)
 {
 	for (size_t i = 0; i < env->n_wheels; i++) {
@@ -435,6 +464,8 @@ void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 		} else if (strcmp(n, "jaxlib") == 0 && w->version && strstr(w->version, "+cuda")) {
 			fw.kind = PY_FW_JAX;
 			jax_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "jaxlib") == 0 && !jax_cuda_plugin(env) && conda_cuda_build(ctx, env, w, &fw)) {
+			fw.kind = PY_FW_JAX;
 		} else if (strcmp(n, "jaxlib") == 0 && !jax_cuda_plugin(env)) {
 			/* an untagged jaxlib without a CUDA plugin beside it is JAX's CPU build */
 			fw.kind = PY_FW_JAX;

@@ -66,7 +66,7 @@ static void text_fw(FILE *out, const struct cudx_ctx *ctx, const struct py_env *
 			fprintf(out, "      loads (as the loader would resolve it):\n");
 		for (size_t i = 0; i < fw->n_libs; i++)
 			text_lib(out, ctx, &fw->libs[i]);
-		if (fw->kind == PY_FW_TORCH || fw->kind == PY_FW_JAX || fw->n_reqs)
+		if ((fw->kind == PY_FW_TORCH || fw->kind == PY_FW_JAX || fw->n_reqs) && !fw->conda_build)
 			fprintf(out, "      %snote: pip wheels bring their own CUDA runtime; a local toolkit of "
 				     "another CUDA version does not matter to run them%s\n",
 				style_dim(ctx), style_reset(ctx));

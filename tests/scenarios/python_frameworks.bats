@@ -487,6 +487,20 @@ system_cudnn_on_path() {
 	[ "$(echo "$output" | jq -r '[.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.cpu_only)] | length')" = 0 ]
 }
 
+# conda-forge's CUDA jaxlib has a plain version; its conda-meta record's build string says CUDA
+@test "conda-forge jaxlib whose build string is cuda112: JAX built for CUDA 11, not a CPU build; cpu_*: the CPU build" {
+	csite=$(mkpy_conda "$R" /opt/conda/envs/nb 3.10)
+	mkpy_dist "$csite" jaxlib 0.4.3
+	: >"$R/opt/conda/envs/nb/conda-meta/jaxlib-0.4.3-cuda112py310h4bfa4fc_201.json"
+	mkpy_envfile "$R.env" CONDA_PREFIX=/opt/conda/envs/nb PATH=/opt/conda/envs/nb/bin:/usr/bin:/bin
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/opt/conda/envs/nb") | .frameworks[] | .framework + " " + .cuda + " " + (.cpu_only|tostring)')" = "jax 11 false" ]
+	rm "$R/opt/conda/envs/nb/conda-meta/jaxlib-0.4.3-cuda112py310h4bfa4fc_201.json"
+	: >"$R/opt/conda/envs/nb/conda-meta/jaxlib-0.4.3-cpu_py310h1234567_1.json"
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/opt/conda/envs/nb") | .frameworks[] | .framework + " " + (.cpu_only|tostring)')" = "jax true" ]
+}
+
 # A Jetson's libcuda is libcuda.so.1.1 (L4T's tegra directory): ".1.1" revises the soname, it is no
 # driver release, so a framework built for CUDA 13 is not judged against a "driver 1.1" (set 30's
 # builders met it on an Orin). A tiny ELF with the soname stands in for the Tegra libcuda.
