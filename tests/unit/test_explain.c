@@ -1821,6 +1821,24 @@ static const struct form_case set37_forms[] = {
 	{ "nvvfx.NvVFXError: NvVFX_Load failed: The effect has not been properly initialized (code -12)", "lib-not-found" },
 };
 
+/* ---- the forms set 38's misses showed (tests/fixtures/explain/machine/set38) */
+static const struct form_case set38_forms[] = {
+	/* the old launch API an nvcc before 9.2 emitted, gone from the CUDA 10.1+ runtime */
+	{ "ImportError: /opt/ops/dcn_v2.cpython-37m-x86_64-linux-gnu.so: undefined symbol: cudaSetupArgument", "nvcc-framework-mismatch" },
+	{ "ImportError: /opt/ops/roi_align.so: undefined symbol: cudaConfigureCall", "nvcc-framework-mismatch" },
+	{ "ImportError: /opt/ops/roi_align.so: undefined symbol: cudaLaunchKernel", "not nvcc-framework-mismatch" },
+	/* a package's operator module that was never built */
+	{ "ImportError: cannot import 'detectron2._C'", "cuda-toolkit-not-found" },
+	{ "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!", "cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'torch._C'", "not cuda-toolkit-not-found" },
+	/* TensorFlow ignoring a GPU below its build's minimum compute capability (not its SM count) */
+	{ "Ignoring visible gpu device (device: 0, name: GeForce GT 710, pci bus id: 0000:01:00.0, compute capability: 3.5) with Cuda compute capability 3.5. The minimum required Cuda capability is 3.7.", "framework-gpu-arch" },
+	{ "I gpu_device.cc:948] Ignoring visible gpu device (device: 0, name: GeForce GTX 660, pci bus id: 0000:01:00.0) with Cuda c\nompute capability 3.0. The minimum required Cuda capability is 3.5.", "framework-gpu-arch" },
+	{ "Ignoring visible gpu device (device: 0, name: Quadro P600, pci bus id: 0000:01:00.0, compute capability: 6.1) with core count: 3. The minimum required count is 8.", "not framework-gpu-arch" },
+	/* the container requirement quoted alone */
+	{ "unsatisfied condition: cuda>=13.0", "driver-too-old" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -1889,6 +1907,12 @@ static void test_set37_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set37_forms, sizeof set37_forms / sizeof set37_forms[0]);
+}
+
+static void test_set38_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set38_forms, sizeof set38_forms / sizeof set38_forms[0]);
 }
 
 static void test_tool_phrase_first(void **state)
@@ -1991,6 +2015,7 @@ int main(void)
 		cmocka_unit_test(test_set35_forms),
 		cmocka_unit_test(test_set36_forms),
 		cmocka_unit_test(test_set37_forms),
+		cmocka_unit_test(test_set38_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
