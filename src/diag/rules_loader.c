@@ -472,8 +472,8 @@ static void emit_no_glibc(struct diag_ctx *d, const struct rule *self, bool on_m
 			continue;
 		if (!f && on_musl) {
 			f = rule_emit(d, self, "glibc programs on a musl system: the tree's C library is musl's (%s) and "
-				      "glibc's program interpreter %s is not there, so the NVIDIA driver's programs and "
-				      "libraries, built for glibc, cannot run", e->L->musl_system, e->L->interp_path);
+				      "glibc's program interpreter %s is not there, so the GPU libraries and programs "
+				      "here, built for glibc, cannot run", e->L->musl_system, e->L->interp_path);
 			finding_subject(f, e->L->interp_path);
 			finding_evidence(f, "%s is musl's dynamic linker", e->L->musl_system);
 		} else if (!f) {
@@ -597,8 +597,8 @@ static const struct rule table[] = {
 	  .fix = "analyse the complete image (all layers, e.g. docker export of a container) or the system these "
 		 "libraries are installed on" },
 	{ "glibc-on-musl", SEV_ERROR, check_glibc_on_musl,
-	  .cause = "The system's C library is musl (an Alpine image or system), and the NVIDIA driver's programs "
-		   "and libraries are built for glibc: a glibc program cannot start without glibc's program "
+	  .cause = "The system's C library is musl (an Alpine image or system), and the GPU libraries here (the "
+		   "NVIDIA driver's, CUDA's) are built for glibc: a glibc program cannot start without glibc's program "
 		   "interpreter (the shell reports the file itself as \"No such file or directory\" or \"not "
 		   "found\"), and a glibc library loaded by musl fails on glibc's own symbols (\"Error relocating "
 		   "...: symbol not found\"). The NVIDIA container runtime injects the host's glibc-built "

@@ -384,7 +384,10 @@ static const char *symbol_component(const struct explain_catalog *cat, const cha
 	const struct explain_symbol_def *best = NULL;
 	for (size_t i = 0; i < cat->n_symbols; i++) {
 		const struct explain_symbol_def *d = &cat->symbols[i];
-		if (strncmp(h, d->prefix, d->len) == 0 && !islower((unsigned char)h[d->len]) &&
+		/* a row ending in '$' names one whole symbol (cudaLaunch, not cudaLaunchKernel) */
+		bool whole = d->len > 1 && d->prefix[d->len - 1] == '$';
+		size_t n = whole ? d->len - 1 : d->len;
+		if (strncmp(h, d->prefix, n) == 0 && (whole ? h[n] == 0 : !islower((unsigned char)h[n])) &&
 		    (!best || d->len > best->len))
 			best = d;
 	}
@@ -1025,6 +1028,18 @@ static bool ntstatus_decimal(const struct explain_reader *L, const struct tok *k
 	long c = minus ? -v : (long)(int32_t)(uint32_t)v;
 	if (!minus && v > UINT32_MAX)
 		return false;
+	/* unsigned, it could be a count of bytes: only after a word of a process's end ("exited with
+	 * code 3221225781", "return code", "status") */
+	if (!minus) {
+		size_t from = k->off > 40 ? k->off - 40 : 0;
+		struct span before = { L->lc.p + from, k->off - from };
+		static const char *const words[] = { "code", "status", "exit", "returned", "crashed", "terminated" };
+		bool said = false;
+		for (size_t i = 0; i < sizeof words / sizeof words[0] && !said; i++)
+			said = explain_find_lc(before, 0, words[i], strlen(words[i])) >= 0;
+		if (!said)
+			return false;
+	}
 	if (c < (int32_t)0xC0000000u || c > (int32_t)0xC000FFFFu)
 		return false;
 	*code = c;

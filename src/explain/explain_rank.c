@@ -533,6 +533,20 @@ static const char *check_some_driver(struct arena *a, const struct explain_machi
 				    : NULL;
 }
 
+/* check read GPU libraries here and found none that lacks glibc (neither glibc-on-musl nor no-libc):
+ * glibc's programs can start on this system, it is no musl image. Nothing on an empty tree. */
+static const char *check_glibc_present(struct arena *a, const struct explain_machine *m, struct explain_result *r)
+{
+	(void)r;
+	if (!m->inv->n_libs)
+		return NULL;
+	for (size_t i = 0; i < m->fs->n; i++)
+		if (strcmp(m->fs->v[i].id, "glibc-on-musl") == 0 || strcmp(m->fs->v[i].id, "no-libc") == 0)
+			return NULL;
+	return arena_printf(a, "the GPU libraries here find glibc's program interpreter (%s): no musl system",
+			    m->inv->libs[0].path);
+}
+
 static const struct {
 	const char *name;
 	const char *(*check)(struct arena *a, const struct explain_machine *m, struct explain_result *r);
@@ -544,6 +558,7 @@ static const struct {
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
 	{ "driver-versions-agree", check_driver_versions_agree }, { "no-compat-lib", check_no_compat_lib },
 	{ "driver-covers-runtimes", check_driver_covers_runtimes }, { "some-driver", check_some_driver },
+	{ "glibc-present", check_glibc_present },
 };
 
 /* The next name of a comma-separated rule_out list at *s: its length, *s moved past its comma;

@@ -83,6 +83,9 @@ ids_count() { # ID -> how many findings have it
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding glibc-on-musl
 	lacks_finding no-libc
+	# and explain rules the glibc program on musl out
+	run_strict "$CUDX" --root "$root" --env "$env_file" explain --no-probe --json '/usr/bin/nvidia-smi: No such file or directory'
+	[ "$(py 'print(next(c["confidence"] for c in r["causes"] if c["id"] == "glibc-on-musl"))')" = ruled-out ]
 }
 
 @test "with the C library, ld-linux-x86-64.so.2 is already loaded (the interpreter) and there is no note" {

@@ -495,6 +495,10 @@ system_cudnn_on_path() {
 	mkpy_envfile "$R.env" CONDA_PREFIX=/opt/conda/envs/nb PATH=/opt/conda/envs/nb/bin:/usr/bin:/bin
 	check_json
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/opt/conda/envs/nb") | .frameworks[] | .framework + " " + .cuda + " " + (.cpu_only|tostring)')" = "jax 11 false" ]
+	# a conda package uses the environment's CUDA libraries: no note about pip wheels' own runtime
+	run_strict "$CUDX" --root "$R" --env "$R.env" --no-probe --no-color
+	[[ "$output" == *"built for      CUDA 11 (conda build string)"* ]]
+	[[ "$output" != *"pip wheels bring their own CUDA runtime"* ]]
 	rm "$R/opt/conda/envs/nb/conda-meta/jaxlib-0.4.3-cuda112py310h4bfa4fc_201.json"
 	: >"$R/opt/conda/envs/nb/conda-meta/jaxlib-0.4.3-cpu_py310h1234567_1.json"
 	check_json

@@ -1808,15 +1808,23 @@ static const struct form_case set37_forms[] = {
 	{ "The process exited with code 3221225781.", "dll-not-found" },
 	{ "worker exited with exit code -1073741511", "dll-proc-not-found" },
 	{ "job 1073741515 finished after 3 s", "not dll-not-found" },
+	{ "allocated 3221225781 bytes for the model", "not dll-not-found" },
 	/* NGC images' entrypoint GPU check: "not yet supported" is a GPU newer than the image */
 	{ "WARNING: Detected NVIDIA NVIDIA GeForce RTX 5090 GPU, which is not yet supported in this version of the container\nERROR: No supported GPU(s) detected to run this container", "gpu-unsupported-by-toolkit" },
 	{ "ERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container", "framework-gpu-arch" },
+	/* today's entrypoint prints the bare device name: no "NVIDIA" for Tesla and Quadro boards */
+	{ "ERROR: Detected Quadro M1200 GPU, which is not supported by this container", "framework-gpu-arch" },
+	{ "WARNING: Detected Tesla V100-SXM2-16GB GPU, which is not yet supported in this version of the container", "gpu-unsupported-by-toolkit" },
 	/* a command line that refuses cuda as a device: a build without CUDA */
 	{ "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible values: cpu]", "framework-cpu-build" },
 	{ "main.py: error: argument --device: invalid choice: 'cuda' (choose from 'cpu', 'mps')", "framework-cpu-build" },
+	{ "main.py: error: argument --device/-d: invalid choice: 'cuda' (choose from 'cpu', 'mps')", "framework-cpu-build" },
+	/* a user's typo is no CPU-only build */
+	{ "main.py: error: argument --device: invalid choice: 'gpu' (choose from 'cpu', 'cuda', 'mps')", "not framework-cpu-build" },
 	{ "mxnet.base.MXNetError: [10:01:02] src/storage/storage.cc:157: GPU is not enable", "framework-cpu-build" },
 	/* TensorFlow 1.x's Windows self-check */
 	{ "- Could not find cuDNN 7.\n  The GPU version of TensorFlow requires that the correct cuDNN DLL be installed", "dll-wrong-major" },
+	{ "CMake Error at cmake/FindCUDNN.cmake:12: Could not find cuDNN 8 (missing: CUDNN_LIBRARY)", "not dll-wrong-major" },
 	/* NVIDIA's video effects without the driver's NGX library */
 	{ "nvvfx.NvVFXError: NvVFX_Load failed: The effect has not been properly initialized (code -12)", "lib-not-found" },
 };
@@ -1826,11 +1834,16 @@ static const struct form_case set38_forms[] = {
 	/* the old launch API an nvcc before 9.2 emitted, gone from the CUDA 10.1+ runtime */
 	{ "ImportError: /opt/ops/dcn_v2.cpython-37m-x86_64-linux-gnu.so: undefined symbol: cudaSetupArgument", "nvcc-framework-mismatch" },
 	{ "ImportError: /opt/ops/roi_align.so: undefined symbol: cudaConfigureCall", "nvcc-framework-mismatch" },
+	{ "ImportError: /opt/ops/roi_align.so: undefined symbol: cudaLaunch", "nvcc-framework-mismatch" },
 	{ "ImportError: /opt/ops/roi_align.so: undefined symbol: cudaLaunchKernel", "not nvcc-framework-mismatch" },
 	/* a package's operator module that was never built */
 	{ "ImportError: cannot import 'detectron2._C'", "cuda-toolkit-not-found" },
 	{ "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!", "cuda-toolkit-not-found" },
 	{ "ModuleNotFoundError: No module named 'torch._C'", "not cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'torchvision._C'", "not cuda-toolkit-not-found" },
+	{ "ImportError: cannot import name '_C' from 'torch' (/home/u/pytorch/torch/__init__.py)", "not cuda-toolkit-not-found" },
+	{ "ImportError: cannot import name '_C' from 'detectron2' (/opt/detectron2/detectron2/__init__.py)", "cuda-toolkit-not-found" },
+	{ "NameError: name '_C' is not defined", "cuda-toolkit-not-found" },
 	/* TensorFlow ignoring a GPU below its build's minimum compute capability (not its SM count) */
 	{ "Ignoring visible gpu device (device: 0, name: GeForce GT 710, pci bus id: 0000:01:00.0, compute capability: 3.5) with Cuda compute capability 3.5. The minimum required Cuda capability is 3.7.", "framework-gpu-arch" },
 	{ "I gpu_device.cc:948] Ignoring visible gpu device (device: 0, name: GeForce GTX 660, pci bus id: 0000:01:00.0) with Cuda c\nompute capability 3.0. The minimum required Cuda capability is 3.5.", "framework-gpu-arch" },
