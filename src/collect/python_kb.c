@@ -62,11 +62,13 @@ static bool torch_build(struct cudx_ctx *ctx, const char *version, const char *c
 		return false;
 	const struct kb_torch_variant *rows;
 	size_t n = kb_torch_release(version, &rows);
+	/* a nightly (2.8.0.dev20250315) precedes its release: the release's cuDNN pin need not be its */
+	bool nightly = strstr(version, ".dev") != NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!cuda_same(rows[i].cuda, cuda))
 			continue;
 		out->cuda = rows[i].cuda;
-		out->cudnn = rows[i].cudnn;
+		out->cudnn = nightly ? NULL : rows[i].cudnn;
 		out->source = kb_source_text(ctx->arena, &rows[i].fact);
 		return true;
 	}

@@ -2,6 +2,7 @@
  * *.dist-info / *.egg-info directory names, and for nvidia-* wheels the libraries their RECORD
  * lists (the exact directory the wheel put them in, whatever its layout: nvidia/cudnn/lib,
  * nvidia/cu13/lib, ...). */
+#include <ctype.h>
 #include <string.h>
 
 #include "collect/python.h"
@@ -31,7 +32,14 @@ static bool split_dist_dir(struct arena *a, const char *dname, const char **name
 		suffix = strstr(dname, ".egg-info");
 	if (!suffix || suffix == dname || (suffix[1] == 'd' ? suffix[10] : suffix[9]) != 0)
 		return false;
-	const char *dash = memchr(dname, '-', (size_t)(suffix - dname));
+	/* the name ends at the first '-' before a digit: a tool that left the name's own '-'
+	 * unescaped (cupy-cuda101-8.4.0.dist-info) still gives cupy-cuda101, 8.4.0 */
+	const char *dash = NULL;
+	for (const char *p = dname; p < suffix && !dash; p++)
+		if (*p == '-' && p + 1 < suffix && isdigit((unsigned char)p[1]))
+			dash = p;
+	if (!dash)
+		dash = memchr(dname, '-', (size_t)(suffix - dname));
 	size_t nl = dash ? (size_t)(dash - dname) : (size_t)(suffix - dname);
 	*name = pymeta_normalize(a, dname, nl);
 	*version = dash ? arena_strndup(a, dash + 1, (size_t)(suffix - dash - 1)) : NULL;

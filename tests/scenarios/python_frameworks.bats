@@ -171,6 +171,20 @@ system_cudnn_on_path() {
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = gpu-out-of-memory ]
 }
 
+# torch.tsv pins the cuDNN of a release's wheels; a nightly before it pinned its own (older) one
+@test "a torch nightly without its pins is not judged by its release's cuDNN; the release is" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_cu13_wheels "$site" 9.10.2.21
+	mkpy_torch "$site" 2.9.1+cu130 13.0
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "framework-cudnn-mismatch" ]
+	rm -rf "$site"/torch "$site"/torch-*.dist-info
+	mkpy_torch "$site" 2.9.1.dev20250901+cu130 13.0
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+}
+
 @test "an older system cuDNN shadows the wheel torch pins: framework-cudnn-mismatch and pip-nvidia-shadowed" {
 	# torch 2.12 cu130 pins nvidia-cudnn-cu13==9.20.0.48 (compat-facts 6a); the system copy is 9.19
 	healthy_venv 9.20.0.48 2.12.0+cu130
@@ -485,6 +499,16 @@ system_cudnn_on_path() {
 	mkpy_dist "$site" jax_cuda12_plugin 0.4.30
 	check_json
 	[ "$(echo "$output" | jq -r '[.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | select(.cpu_only)] | length')" = 0 ]
+}
+
+# A dist-info whose name kept its '-' (cupy-cuda101-8.4.0.dist-info, not PEP 427's cupy_cuda101):
+# the version starts at the first '-' before a digit
+@test "a dist-info named with its name's own '-': cupy-cuda101 8.4.0, CUDA 10.1" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.6)
+	mkpy_dist "$site" cupy-cuda101 8.4.0
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[] | select(.prefix=="/home/u/venv") | .frameworks[] | .package + " " + .version + " " + .cuda')" = "cupy-cuda101 8.4.0 10.1" ]
 }
 
 # conda-forge's CUDA jaxlib has a plain version; its conda-meta record's build string says CUDA

@@ -1852,6 +1852,14 @@ static const struct form_case set38_forms[] = {
 	{ "unsatisfied condition: cuda>=13.0", "driver-too-old" },
 };
 
+/* ---- the forms set 39's misses showed (tests/fixtures/explain/machine/set39) */
+static const struct form_case set39_forms[] = {
+	/* TensorRT 7's builder on a GPU newer than it */
+	{ "[E] [TRT] ../rtSafe/cuda/caskUtils.cpp (80) - Assertion Error in trtSmToCask: 0 (Unsupported SM.)\n[F] [TRT] Assertion failed: Unsupported SM.", "framework-gpu-arch" },
+	/* thinc's require_gpu: CuPy installed and unable to load its CUDA libraries first */
+	{ "ValueError: GPU is not accessible. Was the library installed correctly?", "framework-lib-missing" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -1926,6 +1934,12 @@ static void test_set38_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set38_forms, sizeof set38_forms / sizeof set38_forms[0]);
+}
+
+static void test_set39_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set39_forms, sizeof set39_forms / sizeof set39_forms[0]);
 }
 
 static void test_tool_phrase_first(void **state)
@@ -2029,6 +2043,7 @@ int main(void)
 		cmocka_unit_test(test_set36_forms),
 		cmocka_unit_test(test_set37_forms),
 		cmocka_unit_test(test_set38_forms),
+		cmocka_unit_test(test_set39_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
