@@ -1089,7 +1089,10 @@ static void read_numbers(struct explain_reader *L)
 			w[q->len] = 0;
 			if (b == 1 && !hex)
 				call_api = api_call_value(L, q, k->off, code);
-			announced = is_keyword(w) || call_api;
+			/* "errno 127" after a DLL's path: a Windows loader's code (vs-mlrt's preload), which
+			 * a POSIX errno never reaches */
+			announced = is_keyword(w) || call_api ||
+				    (strcmp(w, "errno") == 0 && (L->hints & H_WIN) && code >= 100);
 		}
 		announced |= hex && memcmp(p, "0xc0", 4) == 0; /* an NTSTATUS error needs no word before it */
 		if (!announced && vs_check && t + 1 < L->n_toks && L->toks[t + 1].len == 2 &&

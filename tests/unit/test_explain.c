@@ -1860,6 +1860,17 @@ static const struct form_case set39_forms[] = {
 	{ "ValueError: GPU is not accessible. Was the library installed correctly?", "framework-lib-missing" },
 };
 
+/* ---- the forms set 40's misses showed (tests/fixtures/explain/machine/set40) */
+static const struct form_case set40_forms[] = {
+	/* OpenCL's C++ bindings naming the call that failed: no usable platform */
+	{ "Initializing OpenCL.\nOpenCL: clGetPlatformIDs\nterminate called after throwing an instance of 'cl::Error'\n  what():  clGetPlatformIDs", "driver-userspace-mismatch" },
+	/* a Windows loader code after "errno" on a DLL's line; a POSIX errno elsewhere is none */
+	{ "failed to preload C:\\plugins64\\vsmlrt-cuda\\cudnn64_8.dll, errno 127", "dll-proc-not-found" },
+	{ "OSError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "not dll-not-found" },
+	/* Emgu CV's type initializer: its native library or one it imports did not load */
+	{ "System.TypeInitializationException: The type initializer for 'Emgu.CV.CvInvoke' threw an exception.", "dll-dependency-missing" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -1940,6 +1951,12 @@ static void test_set39_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set39_forms, sizeof set39_forms / sizeof set39_forms[0]);
+}
+
+static void test_set40_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set40_forms, sizeof set40_forms / sizeof set40_forms[0]);
 }
 
 static void test_tool_phrase_first(void **state)
@@ -2044,6 +2061,7 @@ int main(void)
 		cmocka_unit_test(test_set37_forms),
 		cmocka_unit_test(test_set38_forms),
 		cmocka_unit_test(test_set39_forms),
+		cmocka_unit_test(test_set40_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
