@@ -105,6 +105,24 @@ static const char *str_value(struct cudx_ctx *ctx, struct py_framework *fw, stru
 	}
 }
 
+/* TensorFlow's Windows build_info.py names CUDA and cuDNN by their DLLs' suffixes, "64_112"
+ * (cudart64_112.dll: CUDA 11.2), "64_110", "64_101", "64_8" (cudnn64_8.dll: cuDNN 8): the version
+ * those stand for; any other value as it is. */
+static const char *win_dll_suffix_version(struct arena *a, const char *v)
+{
+	if (!v || strncmp(v, "64_", 3) != 0)
+		return v;
+	const char *d = v + 3;
+	size_t n = strspn(d, "0123456789");
+	if (n == 0 || d[n] != 0)
+		return v;
+	if (n == 1) /* a major alone: cuDNN's 64_8, CUDA 12's 64_12 is two digits */
+		return d;
+	if (n == 2 && d[0] == '1') /* 64_12, 64_13: CUDA 12 and later name the major only */
+		return d;
+	return arena_printf(a, "%.*s.%c", (int)(n - 1), d, d[n - 1]); /* 112 -> 11.2, 92 -> 9.2 */
+}
+
 /* Requires-Dist of the framework: nvidia-* and cuda-* pins that apply on this OS. Pins under an
  * extra count only when that extra looks installed (one of its packages is) and the pin is a
  * library wheel the catalogue knows: the extra's other packages may have come with another
@@ -260,6 +278,8 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 		fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version", &present);
 		if (!present)
 			fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version_number", &present);
+		fw->cuda = win_dll_suffix_version(ctx->arena, fw->cuda);
+		fw->cudnn = win_dll_suffix_version(ctx->arena, fw->cudnn);
 		read_from(fw, "tensorflow/python/platform/build_info.py");
 		if (pymeta_py_value(s, ctx->arena, "cuda_compute_capabilities", &v) && v.kind == PYLIT_LIST) {
 			fw->archs = v.items;

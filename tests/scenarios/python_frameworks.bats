@@ -104,6 +104,15 @@ healthy_venv() {
 	[ "$(echo "$fw" | jq -r '.archs | join(" ")')" = "sm_50 sm_60 sm_70 sm_80 compute_90" ]
 }
 
+# TensorFlow's Windows build_info.py names CUDA and cuDNN by their DLLs' suffixes (cudart64_112.dll)
+@test "TF build_info with Windows DLL suffixes: 64_112 is CUDA 11.2, 64_8 is cuDNN 8" {
+	site=$(mkpy_venv "$R" /home/u/tf 3.10)
+	mkpy_tf "$site" 2.10.0 64_112 64_8
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
+	check_json
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0] | .cuda + " " + .cudnn')" = "11.2 8" ]
+}
+
 @test "TF 2.15 GPU code vs the GPU: sm_35 has none (framework-gpu-arch), sm_86 runs sm_80 SASS" {
 	site=$(mkpy_venv "$R" /home/u/tf 3.11)
 	mkpy_tf "$site" 2.15.0 12.2 8
