@@ -166,6 +166,9 @@ static void gpus_and_compute_capabilities(void **state)
 	assert_non_null(g);
 	assert_int_equal(g->cc_major * 10 + g->cc_minor, 35);
 	assert_non_null(kb_gpu_lookup("NVIDIA Tesla K20Xm"));
+	/* laptop GPUs as NVML names them */
+	assert_int_equal(kb_gpu_lookup("NVIDIA GeForce 940M")->cc_major, 5);
+	assert_int_equal(kb_gpu_lookup("GeForce GTX 660M")->cc_major * 10 + kb_gpu_lookup("GeForce GTX 660M")->cc_minor, 30);
 	/* Quadro RTX 6000 (Turing) is not the RTX 6000 Ada Generation */
 	assert_int_equal(kb_gpu_lookup("Quadro RTX 6000")->cc_major * 10 + kb_gpu_lookup("Quadro RTX 6000")->cc_minor, 75);
 	assert_int_equal(kb_gpu_lookup("NVIDIA RTX 6000 Ada Generation")->cc_minor, 9);
