@@ -105,9 +105,9 @@ static const char *str_value(struct cudx_ctx *ctx, struct py_framework *fw, stru
 	}
 }
 
-/* TensorFlow's Windows build_info.py names CUDA and cuDNN by their DLLs' suffixes, "64_112"
- * (cudart64_112.dll: CUDA 11.2), "64_110", "64_101", "64_8" (cudnn64_8.dll: cuDNN 8): the version
- * those stand for; any other value as it is. */
+/* TensorFlow's Windows build_info.py writes its CUDA and cuDNN versions as "64_" and the version
+ * without its dots ("64_112": CUDA 11.2, "64_110", "64_101", "64_8": cuDNN 8), the way its DLL names
+ * were once built: the version those stand for; any other value as it is. */
 static const char *win_dll_suffix_version(struct arena *a, const char *v)
 {
 	if (!v || strncmp(v, "64_", 3) != 0)

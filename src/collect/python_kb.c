@@ -62,8 +62,17 @@ static bool torch_build(struct cudx_ctx *ctx, const char *version, const char *c
 		return false;
 	const struct kb_torch_variant *rows;
 	size_t n = kb_torch_release(version, &rows);
-	/* a nightly (2.8.0.dev20250315) precedes its release: the release's cuDNN pin need not be its */
-	bool nightly = strstr(version, ".dev") != NULL;
+	/* a wheel of the release itself is its version, or that and a +cuNNN/+cpu label; a nightly
+	 * (2.8.0.dev20250315), a pre-release (2.9.0a0, rc1) or a build of its own (+git..., NGC's
+	 * +....nv25.09) need not have the release's cuDNN pin */
+	bool nightly = false;
+	const char *q = version + strspn(version, "0123456789.");
+	if (*q && *q != '+')
+		nightly = true;
+	else if (*q == '+' && strncmp(q + 1, "cu", 2) != 0 && strncmp(q + 1, "cpu", 3) != 0)
+		nightly = true;
+	else if (*q == '+' && strchr(q, '.'))
+		nightly = true; /* +cu130 only, not +cu130.nv... */
 	for (size_t i = 0; i < n; i++) {
 		if (!cuda_same(rows[i].cuda, cuda))
 			continue;

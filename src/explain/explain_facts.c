@@ -1015,8 +1015,9 @@ static const char *api_call_value(const struct explain_reader *L, const struct t
 /* A Windows exit status printed in decimal, signed (-1073741515) or not (3221225781): an NTSTATUS
  * error (0xC000xxxx), what a launcher prints of a child that Windows stopped (STATUS_DLL_NOT_FOUND
  * before main). No other API's codes come near that range, so no word needs to announce it. */
-static bool ntstatus_decimal(const struct explain_reader *L, const struct tok *k, long *code)
+static bool ntstatus_decimal(const struct explain_reader *L, size_t t, long *code)
 {
+	const struct tok *k = &L->toks[t];
 	const uint8_t *p = L->lc.p + k->off;
 	if (k->len != 10)
 		return false;
@@ -1028,15 +1029,16 @@ static bool ntstatus_decimal(const struct explain_reader *L, const struct tok *k
 	long c = minus ? -v : (long)(int32_t)(uint32_t)v;
 	if (!minus && v > UINT32_MAX)
 		return false;
-	/* unsigned, it could be a count of bytes: only after a word of a process's end ("exited with
-	 * code 3221225781", "return code", "status") */
+	/* unsigned, it could be a count of bytes: only after a word of a process's end, one of the
+	 * four tokens before it ("exited with code 3221225781", "return code", "status"), whole words */
 	if (!minus) {
-		size_t from = k->off > 40 ? k->off - 40 : 0;
-		struct span before = { L->lc.p + from, k->off - from };
-		static const char *const words[] = { "code", "status", "exit", "returned", "crashed", "terminated" };
+		static const char *const words[] = { "code", "status", "exit", "exited", "returned", "crashed", "terminated" };
 		bool said = false;
-		for (size_t i = 0; i < sizeof words / sizeof words[0] && !said; i++)
-			said = explain_find_lc(before, 0, words[i], strlen(words[i])) >= 0;
+		for (size_t b = 1; b <= 4 && b <= t && !said; b++) {
+			const struct tok *q = &L->toks[t - b];
+			for (size_t i = 0; i < sizeof words / sizeof words[0] && !said; i++)
+				said = q->len == strlen(words[i]) && memcmp(L->lc.p + q->off, words[i], q->len) == 0;
+		}
 		if (!said)
 			return false;
 	}
@@ -1056,7 +1058,7 @@ static void read_numbers(struct explain_reader *L)
 		const struct tok *k = &L->toks[t];
 		const uint8_t *p = L->lc.p + k->off;
 		long nt;
-		if (ntstatus_decimal(L, k, &nt)) {
+		if (ntstatus_decimal(L, t, &nt)) {
 			const struct kb_error *row = kb_error_lookup("ntstatus", nt);
 			if (row)
 				add_code(L, row, "number", (const char *)L->line.p + k->off, k->len);

@@ -534,17 +534,19 @@ static const char *check_some_driver(struct arena *a, const struct explain_machi
 }
 
 /* check read GPU libraries here and found none that lacks glibc (neither glibc-on-musl nor no-libc):
- * glibc's programs can start on this system, it is no musl image. Nothing on an empty tree. */
+ * glibc's programs can start on this system, it is no musl image. Nothing on an empty tree, nor on
+ * a live host outside a container: a message from a container (an Alpine image) did not run here. */
 static const char *check_glibc_present(struct arena *a, const struct explain_machine *m, struct explain_result *r)
 {
 	(void)r;
-	if (!m->inv->n_libs)
+	if (!m->inv->n_libs || (m->inv->system.live && !m->inv->system.container))
 		return NULL;
 	for (size_t i = 0; i < m->fs->n; i++)
 		if (strcmp(m->fs->v[i].id, "glibc-on-musl") == 0 || strcmp(m->fs->v[i].id, "no-libc") == 0)
 			return NULL;
-	return arena_printf(a, "the GPU libraries here find glibc's program interpreter (%s): no musl system",
-			    m->inv->libs[0].path);
+	return arena_printf(a, "check read %zu GPU librar%s here and none lacks glibc's program interpreter: this "
+			       "system has glibc",
+			    m->inv->n_libs, m->inv->n_libs == 1 ? "y" : "ies");
 }
 
 static const struct {

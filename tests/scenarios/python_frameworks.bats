@@ -104,7 +104,7 @@ healthy_venv() {
 	[ "$(echo "$fw" | jq -r '.archs | join(" ")')" = "sm_50 sm_60 sm_70 sm_80 compute_90" ]
 }
 
-# TensorFlow's Windows build_info.py names CUDA and cuDNN by their DLLs' suffixes (cudart64_112.dll)
+# TensorFlow's Windows build_info.py writes versions as "64_" and the version without its dots
 @test "TF build_info with Windows DLL suffixes: 64_112 is CUDA 11.2, 64_8 is cuDNN 8" {
 	site=$(mkpy_venv "$R" /home/u/tf 3.10)
 	mkpy_tf "$site" 2.10.0 64_112 64_8
@@ -192,6 +192,13 @@ system_cudnn_on_path() {
 	mkpy_torch "$site" 2.9.1.dev20250901+cu130 13.0
 	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# a pre-release built from source, an NGC build: neither is the release's wheel
+	for v in 2.9.0a0+git1234567 2.9.0a0+50eac811a6.nv25.09; do
+		rm -rf "$site"/torch "$site"/torch-*.dist-info
+		mkpy_torch "$site" "$v" 13.0
+		check_json
+		[ "$(echo "$output" | mkpy_ids)" = "" ]
+	done
 }
 
 @test "an older system cuDNN shadows the wheel torch pins: framework-cudnn-mismatch and pip-nvidia-shadowed" {

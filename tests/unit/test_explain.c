@@ -1809,6 +1809,7 @@ static const struct form_case set37_forms[] = {
 	{ "worker exited with exit code -1073741511", "dll-proc-not-found" },
 	{ "job 1073741515 finished after 3 s", "not dll-not-found" },
 	{ "allocated 3221225781 bytes for the model", "not dll-not-found" },
+	{ "decoded 3221225781 bytes of the stream", "not dll-not-found" },
 	/* NGC images' entrypoint GPU check: "not yet supported" is a GPU newer than the image */
 	{ "WARNING: Detected NVIDIA NVIDIA GeForce RTX 5090 GPU, which is not yet supported in this version of the container\nERROR: No supported GPU(s) detected to run this container", "gpu-unsupported-by-toolkit" },
 	{ "ERROR: Detected NVIDIA Tesla K80 GPU, which is not supported by this container", "framework-gpu-arch" },
@@ -1821,6 +1822,8 @@ static const struct form_case set37_forms[] = {
 	{ "main.py: error: argument --device/-d: invalid choice: 'cuda' (choose from 'cpu', 'mps')", "framework-cpu-build" },
 	/* a user's typo is no CPU-only build */
 	{ "main.py: error: argument --device: invalid choice: 'gpu' (choose from 'cpu', 'cuda', 'mps')", "not framework-cpu-build" },
+	{ "main.py: error: argument --device: invalid choice: 'cuda' (choose from 'cpu', 'gpu')", "not framework-cpu-build" },
+	{ "main.py: error: argument --device: invalid choice: 'gpu' (choose from 'cpu')", "framework-cpu-build" },
 	{ "mxnet.base.MXNetError: [10:01:02] src/storage/storage.cc:157: GPU is not enable", "framework-cpu-build" },
 	/* TensorFlow 1.x's Windows self-check */
 	{ "- Could not find cuDNN 7.\n  The GPU version of TensorFlow requires that the correct cuDNN DLL be installed", "dll-wrong-major" },
@@ -1843,7 +1846,8 @@ static const struct form_case set38_forms[] = {
 	{ "ModuleNotFoundError: No module named 'torchvision._C'", "not cuda-toolkit-not-found" },
 	{ "ImportError: cannot import name '_C' from 'torch' (/home/u/pytorch/torch/__init__.py)", "not cuda-toolkit-not-found" },
 	{ "ImportError: cannot import name '_C' from 'detectron2' (/opt/detectron2/detectron2/__init__.py)", "cuda-toolkit-not-found" },
-	{ "NameError: name '_C' is not defined", "cuda-toolkit-not-found" },
+	/* torch's own import failure is no operator module of a package */
+	{ "  File \"/opt/venv/lib/python3.10/site-packages/torch/__init__.py\", line 239, in <module>\n    __all__ += [name for name in dir(_C)\nNameError: name '_C' is not defined", "not cuda-toolkit-not-found" },
 	/* TensorFlow ignoring a GPU below its build's minimum compute capability (not its SM count) */
 	{ "Ignoring visible gpu device (device: 0, name: GeForce GT 710, pci bus id: 0000:01:00.0, compute capability: 3.5) with Cuda compute capability 3.5. The minimum required Cuda capability is 3.7.", "framework-gpu-arch" },
 	{ "I gpu_device.cc:948] Ignoring visible gpu device (device: 0, name: GeForce GTX 660, pci bus id: 0000:01:00.0) with Cuda c\nompute capability 3.0. The minimum required Cuda capability is 3.5.", "framework-gpu-arch" },
@@ -1863,7 +1867,7 @@ static const struct form_case set39_forms[] = {
 /* ---- the forms set 40's misses showed (tests/fixtures/explain/machine/set40) */
 static const struct form_case set40_forms[] = {
 	/* OpenCL's C++ bindings naming the call that failed: no usable platform */
-	{ "Initializing OpenCL.\nOpenCL: clGetPlatformIDs\nterminate called after throwing an instance of 'cl::Error'\n  what():  clGetPlatformIDs", "driver-userspace-mismatch" },
+	{ "Initializing OpenCL.\nOpenCL: clGetPlatformIDs\nterminate called after throwing an instance of 'cl::Error'\n  what():  clGetPlatformIDs", "lib-not-found" },
 	/* a Windows loader code after "errno" on a DLL's line; a POSIX errno elsewhere is none */
 	{ "failed to preload C:\\plugins64\\vsmlrt-cuda\\cudnn64_8.dll, errno 127", "dll-proc-not-found" },
 	{ "OSError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", "not dll-not-found" },
@@ -1945,6 +1949,20 @@ static void test_set38_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set38_forms, sizeof set38_forms / sizeof set38_forms[0]);
+}
+
+/* TensorRT's SM number says which side is too old: below Volta's 0x700 the GPU, else TensorRT */
+static void test_trt_unsupported_sm(void **state)
+{
+	(void)state;
+	const struct explain_message *m = first_message("trtSmToCask::193] Error Code 1: Internal Error (Unsupported SM: 0x601)");
+	assert_non_null(m);
+	assert_true(m->n_cands > 0);
+	assert_string_equal(m->cands[0].cause->key, "framework-gpu-arch");
+	m = first_message("Internal Error (Unsupported SM: 0x890)");
+	assert_non_null(m);
+	assert_true(m->n_cands > 0);
+	assert_string_equal(m->cands[0].cause->key, "tensorrt-older-than-gpu");
 }
 
 static void test_set39_forms(void **state)
@@ -2061,6 +2079,7 @@ int main(void)
 		cmocka_unit_test(test_set37_forms),
 		cmocka_unit_test(test_set38_forms),
 		cmocka_unit_test(test_set39_forms),
+		cmocka_unit_test(test_trt_unsupported_sm),
 		cmocka_unit_test(test_set40_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
