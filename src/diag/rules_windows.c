@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "collect/python.h"
 #include "collect/windows.h"
 #include "diag/rule.h"
 #include "kb/kb.h"
@@ -26,6 +27,7 @@
 /* One walk over the simulated loads, and where its findings go. */
 struct win_diag {
 	struct cudx_ctx *ctx;
+	const struct inventory *inv;
 	const struct windows_inventory *w;
 	struct findings *out;
 };
@@ -152,6 +154,44 @@ static void diag_wrong_major(struct win_diag *wd, const struct win_resolution *r
 	finding_ref(f, REF_SEARCH_ORDER);
 }
 
+/* Whether Windows path dir is prefix or its Scripts folder (a venv's python.exe). */
+static bool host_dir_of(const char *dir, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	while (n && (prefix[n - 1] == '\\' || prefix[n - 1] == '/'))
+		n--;
+	if (strncasecmp(dir, prefix, n) != 0)
+		return false;
+	return dir[n] == 0 || strcasecmp(dir + n, "\\Scripts") == 0 || strcasecmp(dir + n, "/Scripts") == 0;
+}
+
+/* The host Python's environment holds a GPU framework that reaches DLLs on PATH itself: PyTorch
+ * adds torch\lib, the environment's Library\bin and CUDA_PATH's bin with os.add_dll_directory and
+ * retries its own DLLs with LoadLibraryW, which searches PATH; TensorFlow's and ONNX Runtime's
+ * loaders call LoadLibrary; CuPy adds CUDA_PATH's bin. Its name, or NULL. */
+static const char *host_framework_finds_path(const struct win_diag *wd)
+{
+	const char *exe = wd->w->loader.t.exe;
+	const struct python_inventory *py = wd->inv ? wd->inv->python : NULL;
+	const char *slash = exe ? strrchr(exe, '\\') : NULL;
+	if (!py || !slash)
+		return NULL;
+	const char *dir = arena_strndup(wd->ctx->arena, exe, (size_t)(slash - exe));
+	for (size_t i = 0; i < py->n_envs; i++) {
+		const struct py_env *e = &py->envs[i];
+		if (!e->prefix || !host_dir_of(dir, e->prefix[0] == '/' ? win_path_from_root(wd->ctx->arena, e->prefix) : e->prefix))
+			continue;
+		for (size_t k = 0; k < e->n_fws; k++) {
+			const struct py_framework *fw = &e->fws[k];
+			if (fw->gpu_build && !fw->cpu_only &&
+			    (fw->kind == PY_FW_TORCH || fw->kind == PY_FW_TENSORFLOW || fw->kind == PY_FW_ONNXRUNTIME ||
+			     fw->kind == PY_FW_CUPY))
+				return py_fw_kind_name(fw->kind);
+		}
+	}
+	return NULL;
+}
+
 static void diag_python(struct win_diag *wd, const struct win_resolution *r, const char *needed_by)
 {
 	const struct win_candidate *c = good_elsewhere(r, true);
@@ -168,6 +208,15 @@ static void diag_python(struct win_diag *wd, const struct win_resolution *r, con
 		      "\"Could not find module ... (or one of its dependencies)\") although %s is on PATH.%s",
 		      r->name, needed_by ? ", needed by " : "", needed_by ? needed_by : "", win_path(wd, c->path),
 		      t->conda ? " (This is a conda environment: conda's Python may restore PATH searching; UNVERIFIED.)" : "");
+	const char *fw = host_framework_finds_path(wd);
+	if (fw) {
+		/* what the process loads through the framework reaches PATH: a module that imports a
+		 * CUDA DLL itself (dlib, a ctypes library) is what fails */
+		finding_mild(f);
+		finding_evidence(f, "%s in this environment loads its CUDA DLLs through PATH or directories it adds itself; "
+				    "a module importing %s directly (a .pyd such as dlib's, a ctypes library) does not",
+				 fw, r->name);
+	}
 	finding_evidence(f, "host: %s (Python %s)", t->exe, t->python_version);
 	finding_evidence(f, "on PATH: %s (%s)", win_path(wd, c->path), c->origin);
 	evidence_search(wd, f, r);
@@ -434,7 +483,7 @@ static void check_windows(struct diag_ctx *d, const struct rule *self)
 	(void)self;
 	if (!d->inv || !d->inv->windows)
 		return;
-	struct win_diag wd = { .ctx = d->ctx, .w = d->inv->windows, .out = d->out };
+	struct win_diag wd = { .ctx = d->ctx, .inv = d->inv, .w = d->inv->windows, .out = d->out };
 	for (size_t i = 0; i < wd.w->n_queries; i++)
 		diagnose_query(&wd, &wd.w->queries[i]);
 }
@@ -458,7 +507,10 @@ static const struct rule rules[] = {
 	  .fix = "install the release of the library the program asks for", REF_WIN_SEARCH },
 	{ "python-dll-directory", SEV_ERROR, NULL,
 	  .cause = "The DLL is only on PATH, which Python 3.8 and later does not search for DLLs.",
-	  .fix = "call os.add_dll_directory() with its directory before the import", .ref = REF_PY38 },
+	  .fix = "call os.add_dll_directory() with its directory before the import", .ref = REF_PY38,
+	  .mild = SEV_WARNING,
+	  .mild_when = "the host Python's environment has a GPU framework that reaches PATH itself (PyTorch, "
+		       "TensorFlow, ONNX Runtime, CuPy): only a module importing the DLL directly fails" },
 	{ "cudnn-zlibwapi-missing", SEV_ERROR, NULL,
 	  .cause = "cuDNN 8 on Windows needs zlibwapi.dll, which NVIDIA does not ship with it.",
 	  .fix = "install the x64 zlib build the cuDNN install guide links, next to the cuDNN DLLs",

@@ -264,6 +264,28 @@ tree_127() {
 	[ "$status" -eq 0 ]
 }
 
+# PyTorch in the host's environment adds its DLL directories and retries its DLLs with a PATH
+# search: a CUDA DLL only on PATH fails only a module that imports it directly, a warning
+@test "Python environment with a CUDA build of PyTorch: python-dll-directory is a warning that says why; without it an error" {
+	wintree_put "$R" 'C:\Python311' x64/app.exe python.exe
+	wintree_put "$R" 'C:\Python311' x64/zlibwapi.dll python311.dll
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	# a conda-style environment: python.exe and python311.dll in its prefix
+	wintree_put "$R" 'C:\venv' x64/app.exe python.exe
+	wintree_put "$R" 'C:\venv' x64/zlibwapi.dll python311.dll
+	mkdir -p "$R/venv/Lib/site-packages" "$R/venv/conda-meta"
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "Path=C:\\Windows\\system32;$CUDA12\\bin;C:\\venv" 'CONDA_PREFIX=C:\venv'
+	cudx_win check --no-probe --python 'C:\venv' --json
+	[ "$(echo "$output" | jq -r '[.findings[] | select(.id == "python-dll-directory")][0].severity')" = error ]
+	site="$R/venv/Lib/site-packages"
+	mkdir -p "$site/torch" "$site/torch-2.5.1+cu124.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu124\n' >"$site/torch-2.5.1+cu124.dist-info/METADATA"
+	printf "__version__ = '2.5.1+cu124'\ncuda = '12.4'\n" >"$site/torch/version.py"
+	cudx_win check --no-probe --python 'C:\venv' --json
+	[ "$(echo "$output" | jq -r '[.findings[] | select(.id == "python-dll-directory")][0].severity')" = warning ]
+	echo "$output" | jq -e '[.findings[] | select(.id == "python-dll-directory")][0].evidence | map(test("PyTorch in this environment")) | any'
+}
+
 @test "PowerShell Get-ChildItem env: table (UTF-16 with BOM) as --env" {
 	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
 	{
