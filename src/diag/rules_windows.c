@@ -181,12 +181,18 @@ static const char *host_framework_finds_path(const struct win_diag *wd)
 		const struct py_env *e = &py->envs[i];
 		if (!e->prefix || !host_dir_of(dir, e->prefix[0] == '/' ? win_path_from_root(wd->ctx->arena, e->prefix) : e->prefix))
 			continue;
+		/* named here: the native Windows build links no Python reader (python_fw.c) */
 		for (size_t k = 0; k < e->n_fws; k++) {
 			const struct py_framework *fw = &e->fws[k];
-			if (fw->gpu_build && !fw->cpu_only &&
-			    (fw->kind == PY_FW_TORCH || fw->kind == PY_FW_TENSORFLOW || fw->kind == PY_FW_ONNXRUNTIME ||
-			     fw->kind == PY_FW_CUPY))
-				return py_fw_kind_name(fw->kind);
+			if (!fw->gpu_build || fw->cpu_only)
+				continue;
+			switch (fw->kind) {
+			case PY_FW_TORCH: return "PyTorch";
+			case PY_FW_TENSORFLOW: return "TensorFlow";
+			case PY_FW_ONNXRUNTIME: return "ONNX Runtime";
+			case PY_FW_CUPY: return "CuPy";
+			default: break;
+			}
 		}
 	}
 	return NULL;
