@@ -10,12 +10,40 @@
 #include "collect/windows.h"
 #include "loader/win_env.h"
 #include "loader/win_path.h"
+#include "sys/sysroot.h"
 
 #ifndef DT_DIR
 #define DT_DIR 4
 #endif
 
 #define WIN_MAX_QUERIES 48
+
+/* "home = C:\\Python311" of PREFIX\\pyvenv.cfg (a Windows path), or NULL. */
+static const char *venv_home(struct cudx_ctx *ctx, struct win_fs *fs, const char *prefix)
+{
+	const char *cfg = win_fs_find_win(fs, arena_printf(ctx->arena, "%s\\pyvenv.cfg", prefix));
+	size_t len;
+	int err = 0;
+	char *text = cfg ? sysroot_read_text(&ctx->root, ctx->arena, cfg, 1u << 16, &len, &err) : NULL;
+	for (char *save = NULL, *l = text ? strtok_r(text, "\r\n", &save) : NULL; l; l = strtok_r(NULL, "\r\n", &save)) {
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (strncasecmp(l, "home", 4) != 0)
+			continue;
+		char *v = l + 4;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v++ != '=')
+			continue;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		size_t n = strlen(v);
+		while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\\'))
+			v[--n] = 0;
+		return n ? v : NULL;
+	}
+	return NULL;
+}
 
 void win_inventory_init(struct cudx_ctx *ctx, struct windows_inventory *w, const char *exe, const char *cwd)
 {
@@ -29,9 +57,17 @@ void win_inventory_init(struct cudx_ctx *ctx, struct windows_inventory *w, const
 	}
 	if (!ctx->env.case_insensitive)
 		envsnap_fold_case(&ctx->env, ctx->arena); /* Path and PATH are one variable on Windows */
-	if (!exe && ctx->opt && ctx->opt->n_python)
+	bool from_python = !exe && ctx->opt && ctx->opt->n_python;
+	if (from_python)
 		exe = arena_printf(ctx->arena, "%s\\python.exe", ctx->opt->python[0]);
 	win_loader_init(&w->loader, ctx, exe, cwd);
+	if (from_python && !win_fs_find_win(&w->loader.fs, exe)) {
+		/* a venv: its Scripts\python.exe only starts the base interpreter (pyvenv.cfg's home),
+		 * whose folder and Python version the process has */
+		const char *home = venv_home(ctx, &w->loader.fs, ctx->opt->python[0]);
+		if (home)
+			win_loader_init(&w->loader, ctx, arena_printf(ctx->arena, "%s\\python.exe", home), cwd);
+	}
 	w->path_raw = win_env_get(&ctx->env, "Path");
 }
 

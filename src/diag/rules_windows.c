@@ -179,7 +179,10 @@ static const char *host_framework_finds_path(const struct win_diag *wd)
 	const char *dir = arena_strndup(wd->ctx->arena, exe, (size_t)(slash - exe));
 	for (size_t i = 0; i < py->n_envs; i++) {
 		const struct py_env *e = &py->envs[i];
-		if (!e->prefix || !host_dir_of(dir, e->prefix[0] == '/' ? win_path_from_root(wd->ctx->arena, e->prefix) : e->prefix))
+		/* the environment's own python.exe, or a venv's base interpreter (pyvenv.cfg's home) */
+		const char *pre = e->prefix && e->prefix[0] == '/' ? win_path_from_root(wd->ctx->arena, e->prefix) : e->prefix;
+		const char *base = e->base && e->base[0] == '/' ? win_path_from_root(wd->ctx->arena, e->base) : e->base;
+		if (!(pre && host_dir_of(dir, pre)) && !(base && host_dir_of(dir, base)))
 			continue;
 		/* named here: the native Windows build links no Python reader (python_fw.c) */
 		for (size_t k = 0; k < e->n_fws; k++) {

@@ -286,6 +286,26 @@ tree_127() {
 	echo "$output" | jq -e '[.findings[] | select(.id == "python-dll-directory")][0].evidence | map(test("PyTorch in this environment")) | any'
 }
 
+# A venv's Scripts\python.exe starts its base interpreter (pyvenv.cfg's home): that is the process
+@test "a Python venv: the host is pyvenv.cfg's base interpreter, and PyTorch in the venv makes python-dll-directory a warning" {
+	wintree_put "$R" 'C:\Python311' x64/app.exe python.exe
+	wintree_put "$R" 'C:\Python311' x64/zlibwapi.dll python311.dll
+	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
+	wintree_put "$R" 'C:\venv\Scripts' x64/app.exe python.exe
+	printf 'home = C:\\Python311\r\nversion = 3.11.9\r\n' >"$R/venv/pyvenv.cfg"
+	mkdir -p "$R/venv/Lib/site-packages"
+	wintree_env "$E" "CUDA_PATH=$CUDA12" "Path=C:\\Windows\\system32;$CUDA12\\bin;C:\\Python311" 'VIRTUAL_ENV=C:\venv'
+	cudx_win check --no-probe --python 'C:\venv' --json
+	[ "$(echo "$output" | jq -r '[.findings[] | select(.id == "python-dll-directory")][0].severity')" = error ]
+	echo "$output" | jq -e '[.findings[] | select(.id == "python-dll-directory")][0].evidence | map(test("host: C:\\\\Python311\\\\python.exe")) | any'
+	site="$R/venv/Lib/site-packages"
+	mkdir -p "$site/torch" "$site/torch-2.5.1+cu124.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1+cu124\n' >"$site/torch-2.5.1+cu124.dist-info/METADATA"
+	printf "__version__ = '2.5.1+cu124'\ncuda = '12.4'\n" >"$site/torch/version.py"
+	cudx_win check --no-probe --python 'C:\venv' --json
+	[ "$(echo "$output" | jq -r '[.findings[] | select(.id == "python-dll-directory")][0].severity')" = warning ]
+}
+
 @test "PowerShell Get-ChildItem env: table (UTF-16 with BOM) as --env" {
 	wintree_put "$R" "$CUDA12\\bin" x64/cudart64_12.dll
 	{
