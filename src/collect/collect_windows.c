@@ -22,9 +22,13 @@
 static const char *venv_home(struct cudx_ctx *ctx, struct win_fs *fs, const char *prefix)
 {
 	const char *cfg = win_fs_find_win(fs, arena_printf(ctx->arena, "%s\\pyvenv.cfg", prefix));
-	size_t len;
-	int err = 0;
-	char *text = cfg ? sysroot_read_text(&ctx->root, ctx->arena, cfg, 1u << 16, &len, &err) : NULL;
+	/* mapped, not sysroot_read_text: the native Windows build has only the mapping reader */
+	struct mapped_file m;
+	if (!cfg || sysroot_map(&ctx->root, cfg, &m) != 0)
+		return NULL;
+	size_t len = m.data.n < (1u << 16) ? m.data.n : (1u << 16);
+	char *text = arena_strndup(ctx->arena, (const char *)m.data.p, len);
+	sysroot_unmap(&m);
 	for (char *save = NULL, *l = text ? strtok_r(text, "\r\n", &save) : NULL; l; l = strtok_r(NULL, "\r\n", &save)) {
 		while (*l == ' ' || *l == '\t')
 			l++;
