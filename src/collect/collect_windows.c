@@ -8,6 +8,7 @@
 
 #include "collect/focus.h"
 #include "collect/windows.h"
+#include "fmt/pymeta.h"
 #include "loader/win_env.h"
 #include "loader/win_path.h"
 #include "sys/sysroot.h"
@@ -26,27 +27,14 @@ static const char *venv_home(struct cudx_ctx *ctx, struct win_fs *fs, const char
 	struct mapped_file m;
 	if (!cfg || sysroot_map(&ctx->root, cfg, &m) != 0)
 		return NULL;
-	size_t len = m.data.n < (1u << 16) ? m.data.n : (1u << 16);
-	char *text = arena_strndup(ctx->arena, (const char *)m.data.p, len);
+	const char *home = pymeta_cfg_value(m.data, ctx->arena, "home");
 	sysroot_unmap(&m);
-	for (char *save = NULL, *l = text ? strtok_r(text, "\r\n", &save) : NULL; l; l = strtok_r(NULL, "\r\n", &save)) {
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if (strncasecmp(l, "home", 4) != 0)
-			continue;
-		char *v = l + 4;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		if (*v++ != '=')
-			continue;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		size_t n = strlen(v);
-		while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\\'))
-			v[--n] = 0;
-		return n ? v : NULL;
-	}
-	return NULL;
+	if (!home)
+		return NULL;
+	size_t n = strlen(home);
+	while (n && home[n - 1] == '\\')
+		n--;
+	return n ? arena_strndup(ctx->arena, home, n) : NULL;
 }
 
 void win_inventory_init(struct cudx_ctx *ctx, struct windows_inventory *w, const char *exe, const char *cwd)
