@@ -53,6 +53,8 @@ struct explain_pattern_def {
 	bool gate;            /* form column "gate": a line's cues count only when a gate row matches it
 			       * too (words that say something went wrong); no causes of its own */
 	bool generic;         /* a failure class (data/explain_classes.tsv): yields to a tool's phrase on the line */
+	bool restates;        /* form column "restates": a phrase that retells an error code's text in a
+			       * tool's words; the code on its line counts through the phrase only */
 	const char *text;     /* the pattern as written */
 	struct explain_pattern pat;
 	const char *when_key; /* guard: capture key ... */
@@ -253,6 +255,8 @@ struct explain_scan {
 	size_t dropped_msgs;   /* distinct messages beyond EXPLAIN_MAX_HITS */
 	struct explain_fact hints[EXPLAIN_MAX_HINTS]; /* one per hint row seen anywhere in the log */
 	size_t n_hints;
+	struct explain_fact hint_versions[EXPLAIN_MAX_HINTS]; /* the versions a hint row captured */
+	size_t n_hint_versions;
 	struct explain_fact cues[EXPLAIN_MAX_HINTS]; /* one per cue row seen anywhere, first line first */
 	size_t n_cues;
 	size_t cue_line_no;  /* the first line with a cue, and its text */

@@ -271,8 +271,9 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 	d.hint = strcmp(form, "hint") == 0;
 	d.gate = strcmp(form, "gate") == 0;
 	d.cue = d.gate || strcmp(form, "cue") == 0;
+	d.restates = strcmp(form, "restates") == 0;
 	d.generic = strcmp(file, "explain_classes.tsv") == 0;
-	if (d.hint || d.cue)
+	if (d.hint || d.cue || d.restates)
 		form = "";
 	if (*form && !known_form(form)) {
 		cat_error(a, cat, file, line_no, arena_printf(a, "unknown form '%s'", form));
@@ -311,7 +312,9 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 			if (d.against[i] == d.causes[k])
 				cat_error(a, cat, file, line_no,
 					  arena_printf(a, "cause '%s' both named and contradicted", d.causes[k]->key));
-	if (d.n_causes == 0 && d.n_against == 0 && !d.form && !d.gate) {
+	/* a hint may only carry versions (a framework's banner of the driver's and runtime's CUDA) */
+	bool versions_hint = d.hint && d.pat.n_caps > 0;
+	if (d.n_causes == 0 && d.n_against == 0 && !d.form && !d.gate && !versions_hint) {
 		cat_error(a, cat, file, line_no, "a phrase without a known cause");
 		return;
 	}

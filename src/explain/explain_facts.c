@@ -444,6 +444,8 @@ static void phrase_versions(struct explain_reader *L, const struct explain_captu
 		{ "built", "library", "built" }, { "found", "library", "found" }, { "cuda", "cuda", NULL },
 		{ "cudnn", "cudnn", NULL },      { "ptx", "ptx", "built" },       { "ptxas", "ptx", "found" },
 		{ "kernel", "driver", "kernel" }, { "dso", "driver", "found" },   { "client", "driver", "found" },
+		/* the newest CUDA the driver supports and the runtime's, as frameworks print them */
+		{ "driver_api", "driver-cuda", NULL }, { "runtime_api", "cuda", "runtime" },
 	};
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -1261,6 +1263,19 @@ static void absorb_forms(struct explain_reader *L)
 	}
 }
 
+/* A phrase that retells an error code's text in a tool's words ("XlaRuntimeError: UNKNOWN: no kernel
+ * image is available": XLA compiled the kernel itself for this GPU) says what the code means there:
+ * the code's generic causes on that line would outvote it. */
+static void absorb_restated_codes(struct explain_reader *L)
+{
+	bool restated = false;
+	for (size_t k = 0; k < L->out->n && !restated; k++)
+		restated = L->out->v[k].kind == EXF_PHRASE && L->out->v[k].pattern->restates;
+	for (size_t k = 0; restated && k < L->out->n; k++)
+		if (L->out->v[k].kind == EXF_CODE && strcmp(L->out->v[k].how, "text") == 0)
+			L->out->v[k].role = "absorbed"; /* a code by name or number is the program's own report */
+}
+
 /* ---- versions and architectures in free text ----------------------------------------------- */
 
 /* "driver 470.82", "Driver Version: 535.104.05", "CUDA 12.4", "CUDA Version: 12.2", "cuDNN 8.9.2",
@@ -1378,6 +1393,7 @@ static void read_line(struct explain_reader *L, struct span line, struct span lc
 	drop_loads_a_symbol_explains(L);
 	drop_loads_the_linker_explains(L);
 	absorb_forms(L);
+	absorb_restated_codes(L);
 	read_versions(L);
 }
 

@@ -145,9 +145,24 @@ static bool keep_once(struct arena *a, struct explain_fact *v, size_t *n, const 
  * log still holds for the error at its end). */
 static void keep_hints(struct arena *a, struct explain_scan *out, const struct explain_linefacts *lf)
 {
+	bool versions = false; /* a hint row that captures ("Driver API Version: 12.2, Runtime API ...") */
 	for (size_t i = 0; i < lf->n; i++)
-		if (lf->v[i].kind == EXF_HINT)
+		if (lf->v[i].kind == EXF_HINT) {
 			keep_once(a, out->hints, &out->n_hints, &lf->v[i]);
+			versions |= lf->v[i].pattern->pat.n_caps > 0;
+		}
+	for (size_t i = 0; versions && i < lf->n; i++) {
+		const struct explain_fact *f = &lf->v[i];
+		bool seen = f->kind != EXF_VERSION || out->n_hint_versions == EXPLAIN_MAX_HINTS;
+		for (size_t k = 0; !seen && k < out->n_hint_versions; k++)
+			seen = strcmp(out->hint_versions[k].what, f->what) == 0;
+		if (seen)
+			continue; /* the first banner of a log speaks for its process */
+		struct explain_fact *d = &out->hint_versions[out->n_hint_versions++];
+		*d = *f;
+		d->text = dup_or_null(a, f->text);
+		d->value = dup_or_null(a, f->value);
+	}
 }
 
 /* Copy a fact out of a line buffer into the arena (its strings point into the buffer). */
@@ -318,6 +333,8 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		for (size_t h = 0; h < out->n_hints; h++)
 			if (!has_pattern(m->facts, m->n_facts, out->hints[h].pattern))
 				add_fact(a, m, &out->hints[h], true);
+		for (size_t h = 0; h < out->n_hint_versions; h++)
+			add_fact(a, m, &out->hint_versions[h], true);
 		explain_score(a, cat, m);
 	}
 	if (out->n_msgs > 1)

@@ -225,6 +225,21 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 						t->v[i].score *= 0.5; /* the driver named covers the CUDA named */
 		}
 	}
+	/* the CUDA the driver supports against the runtime's, as a framework prints both (PaddlePaddle's
+	 * "Driver API Version: 11.2, Runtime API Version: 11.6"): the driver is too old exactly when the
+	 * first is the lower */
+	const struct explain_fact *dcuda = version_of(m, "driver-cuda", NULL), *rt = version_of(m, "cuda", "runtime");
+	const struct explain_cause_def *too_old = explain_cause_lookup(cat, "driver-too-old");
+	struct version vdc, vrt;
+	if (dcuda && rt && too_old && version_parse(dcuda->value, &vdc) && version_parse(rt->value, &vrt)) {
+		if (version_cmp_parts(&vdc, &vrt, 2) < 0)
+			credit(t, too_old, 5,
+			       arena_printf(a, "the driver supports CUDA %s, the runtime is CUDA %s", dcuda->value, rt->value));
+		else
+			for (size_t i = 0; i < t->n; i++)
+				if (t->v[i].cause == too_old)
+					t->v[i].score *= 0.3; /* the driver supports the runtime it runs */
+	}
 	/* a CUDA library of one major missing while the message speaks of another CUDA */
 	for (size_t i = 0; cuda && i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];

@@ -1875,6 +1875,30 @@ static const struct form_case set40_forms[] = {
 	{ "System.TypeInitializationException: The type initializer for 'Emgu.CV.CvInvoke' threw an exception.", "dll-dependency-missing" },
 };
 
+static const struct form_case set41_forms[] = {
+	/* XLA compiled the kernel for this GPU itself: a driver that refuses it is older than ptxas */
+	{ "jax.errors.XlaRuntimeError: UNKNOWN: no kernel image is available for execution on the device", "ptx-too-new" },
+	{ "RuntimeError: Unknown: no kernel image is available for execution on the device", "ptx-too-new" },
+	/* elsewhere the code's own reading stays: the binary lacks code for this GPU */
+	{ "RuntimeError: CUDA error: no kernel image is available for execution on the device", "no-kernel-image" },
+	/* COLMAP and SiftGPU saying they were built without CUDA */
+	{ "ERROR: Dense stereo reconstruction requires CUDA, which is not available on your system.", "framework-cpu-build" },
+	{ "Shader not supported by your hardware!\nERROR: SiftGPU not fully supported", "framework-cpu-build" },
+	/* Python 3.8+ ctypes, cut to the DLL's name */
+	{ "FileNotFoundError: ... nvcuvid_wrapper.dll' (or one of its dependencies)", "python-dll-directory" },
+	/* a program's own least compute capability */
+	{ "GPU #1: FATAL: the 'scrypt' kernel requires 6.1 capability!", "framework-gpu-arch" },
+};
+
+static const struct form_case set42_forms[] = {
+	/* PaddlePaddle's banner, lines before the failure: the driver's CUDA against the runtime's decides
+	 * whether a cuDNN failure is a driver too old */
+	{ "W0101 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.0, Runtime API Version: 11.2\nW0101 device_context.cc:465] device: 0, cuDNN Version: 8.1.\n1\n2\n3\n4\n5\n6\nOSError: (External) CUDNN error(1), CUDNN_STATUS_NOT_INITIALIZED.", "driver-too-old" },
+	{ "W0101 device_context.cc:447] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.4, Runtime API Version: 11.2\nW0101 device_context.cc:465] device: 0, cuDNN Version: 8.1.\n1\n2\n3\n4\n5\n6\nOSError: (External) CUDNN error(1), CUDNN_STATUS_NOT_INITIALIZED.", "framework-cudnn-mismatch" },
+	/* its own warning of a cuDNN older than the one it was compiled with */
+	{ "W0101 device_context.h:397] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious incompatible bug.", "framework-cudnn-mismatch" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -1975,6 +1999,18 @@ static void test_set40_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set40_forms, sizeof set40_forms / sizeof set40_forms[0]);
+}
+
+static void test_set41_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set41_forms, sizeof set41_forms / sizeof set41_forms[0]);
+}
+
+static void test_set42_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set42_forms, sizeof set42_forms / sizeof set42_forms[0]);
 }
 
 static void test_tool_phrase_first(void **state)
@@ -2081,6 +2117,8 @@ int main(void)
 		cmocka_unit_test(test_set39_forms),
 		cmocka_unit_test(test_trt_unsupported_sm),
 		cmocka_unit_test(test_set40_forms),
+		cmocka_unit_test(test_set41_forms),
+		cmocka_unit_test(test_set42_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
