@@ -222,6 +222,20 @@ static void check_off_path(struct diag_ctx *d, const struct rule *self)
 	finding_fix(f, "cudx why libcuda.so.1   # every place the loader looks");
 }
 
+/* The container runtime's forward-compatibility handling (libnvidia-container's cuda-compat "mount"
+ * mode) mounts the image's compat libcuda into the library directory beside the host's older one:
+ * a libcuda of the very version of a compat dir's copy is that copy, wherever it lies. */
+static bool compat_copy_version(const struct inventory *inv, const char *version)
+{
+	for (size_t i = 0; version && i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		if (strcmp(l->component, "libcuda") == 0 && l->version && !l->is_stub &&
+		    driver_in_compat_dir(&inv->driver, l->path) && version_strcmp(l->version, version) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self)
 {
 	const struct driver_info *drv = &d->inv->driver;
@@ -236,7 +250,8 @@ static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self
 			continue;
 		/* a forward-compatibility libcuda (cuda-compat) is newer than the module by design; where
 		 * the GPU does not support that, CUDA says so with 804 (forward-compat-unsupported) */
-		if (i == 0 && version_strcmp(vers[i], kv) > 0 && driver_in_compat_dir(drv, paths[i]))
+		if (i == 0 && version_strcmp(vers[i], kv) > 0 &&
+		    (driver_in_compat_dir(drv, paths[i]) || (d->inv->system.container && compat_copy_version(d->inv, vers[i]))))
 			continue;
 		struct finding *f = rule_emit(d, self, "driver/library version mismatch: kernel module %s, %s %s", kv,
 					      names[i], vers[i]);

@@ -374,6 +374,35 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	has_finding driver-userspace-mismatch
 }
 
+# The NVIDIA container runtime on a host driver older than the image's cuda-compat mounts the compat
+# libcuda into the library directory beside the host's files (libnvidia-container's compat "mount"
+# mode, set 41): that copy is the forward-compat one, not a driver upgraded without a reboot
+@test "in a container, a libcuda of the image's cuda-compat version mounted into the library dir is forward compatibility, not a mismatch" {
+	proc_version "$root" 470.223.02
+	local compat=/usr/local/cuda-11.8/compat lib="/$MULTIARCH"
+	mkdir -p "$root/usr/local/cuda-11.8/include" "$root/$compat"
+	touch "$root/usr/local/cuda-11.8/include/cuda.h" "$root/.dockerenv"
+	fake_lib "$root" "$compat/libcuda.so.520.61.05" libcuda.so.1
+	ln -s libcuda.so.520.61.05 "$root/$compat/libcuda.so.1"
+	fake_lib "$root" "$lib/libcuda.so.470.223.02" libcuda.so.1
+	fake_lib "$root" "$lib/libcuda.so.520.61.05" libcuda.so.1
+	ln -s libcuda.so.520.61.05 "$root/$lib/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = "$lib/libcuda.so.1" ]
+	lacks_finding driver-userspace-mismatch
+	# outside a container nothing mounts compat copies: the same files are a mismatch
+	rm "$root/.dockerenv"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding driver-userspace-mismatch
+	# and in a container a libcuda of a version no compat dir has is one too
+	touch "$root/.dockerenv"
+	rm "$root/$lib/libcuda.so.1"
+	fake_lib "$root" "$lib/libcuda.so.525.60.13" libcuda.so.1
+	ln -s libcuda.so.525.60.13 "$root/$lib/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding driver-userspace-mismatch
+}
+
 # CUDA images ship the forward-compatibility libcuda under /usr/local/cuda-X/compat; in a container
 # started without the GPU it is all the tree has of libcuda, and it is no installed driver
 @test "a container whose only libcuda is the image's cuda-compat copy: no driver of its own (info), not a kernel module that failed" {
