@@ -34,7 +34,7 @@ struct py_req {
 	const struct py_wheel *installed; /* the wheel in the same environment, or NULL */
 };
 
-enum py_fw_kind { PY_FW_TORCH, PY_FW_TENSORFLOW, PY_FW_JAX, PY_FW_ONNXRUNTIME, PY_FW_CUPY, PY_FW_PADDLE, PY_FW_KINDS };
+enum py_fw_kind { PY_FW_TORCH, PY_FW_TENSORFLOW, PY_FW_JAX, PY_FW_ONNXRUNTIME, PY_FW_CUPY, PY_FW_PADDLE, PY_FW_CTRANSLATE2, PY_FW_KINDS };
 
 /* One library a framework will load, resolved the way it loads it. */
 struct py_lib_use {
@@ -60,6 +60,8 @@ struct py_framework {
 	const char *pkg_dir;   /* "…/site-packages/torch" */
 	bool gpu_build;        /* built with CUDA */
 	bool cpu_only;         /* a CPU-only build (torch +cpu, tensorflow-cpu, onnxruntime without -gpu) */
+	bool gpu_optional;     /* one package for CPU and GPU (CTranslate2): its CUDA libraries matter only
+				* on a machine with an NVIDIA GPU or driver */
 	bool conda_build;      /* a conda package's CUDA build (conda-meta's build string): it uses the environment's CUDA libraries */
 	const char *rocm;      /* torch.version.hip, when a ROCm build */
 	const char *cuda;      /* CUDA it was built for: "12.4" (or the major "12" when only that is known) */

@@ -23,6 +23,7 @@ static const struct {
 	[PY_FW_TORCH] = { "PyTorch", "torch" }, [PY_FW_TENSORFLOW] = { "TensorFlow", "tensorflow" },
 	[PY_FW_JAX] = { "JAX", "jax" },         [PY_FW_ONNXRUNTIME] = { "ONNX Runtime", "onnxruntime" },
 	[PY_FW_CUPY] = { "CuPy", "cupy" },      [PY_FW_PADDLE] = { "PaddlePaddle", "paddle" },
+	[PY_FW_CTRANSLATE2] = { "CTranslate2", "ctranslate2" },
 };
 
 const char *py_fw_kind_name(enum py_fw_kind k)
@@ -411,6 +412,16 @@ static void cupy_read(struct cudx_ctx *ctx, struct py_framework *fw, const struc
 	fw->gpu_build = true;
 }
 
+/* ctranslate2: one wheel for CPU and GPU (Linux x86-64, Windows), whose CUDA and cuDNN majors are
+ * the release's (data/frameworks.tsv) */
+static void ct2_read(struct cudx_ctx *ctx, struct py_framework *fw, const struct py_wheel *w)
+{
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "ctranslate2");
+	fill_from_kb(ctx, fw);
+	fw->gpu_build = fw->cuda != NULL;
+	fw->gpu_optional = true;
+}
+
 static bool jax_cuda_plugin(const struct py_env *env)
 {
 	for (size_t i = 0; i < env->n_wheels; i++)
@@ -467,6 +478,9 @@ void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 				continue;
 			fw.kind = PY_FW_TENSORFLOW;
 			tf_read(ctx, inv, env, &fw, w);
+		} else if (strcmp(n, "ctranslate2") == 0) {
+			fw.kind = PY_FW_CTRANSLATE2;
+			ct2_read(ctx, &fw, w);
 		} else if (strcmp(n, "onnxruntime-gpu") == 0) {
 			fw.kind = PY_FW_ONNXRUNTIME;
 			ort_read(ctx, inv, env, &fw, w);

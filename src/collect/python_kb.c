@@ -125,6 +125,7 @@ bool py_kb_build(struct cudx_ctx *ctx, const struct py_framework *fw, struct py_
 	case PY_FW_JAX: return req_build(ctx, "jax", fw->name, fw->version, out);
 	case PY_FW_CUPY: return false; /* the CUDA is in the wheel name */
 	case PY_FW_PADDLE: return false; /* the CUDA is in the package's version module */
+	case PY_FW_CTRANSLATE2: return req_build(ctx, "ctranslate2", fw->name, fw->version, out);
 	case PY_FW_KINDS: break;
 	}
 	return false;

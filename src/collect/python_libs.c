@@ -215,9 +215,12 @@ void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env 
 			break;
 		}
 	struct py_object obj;
-	const char *obj_path = path_join(ctx->arena, site, loads->object);
+	/* "none": the framework's loader has no fixed object (CTranslate2's library is bundled under
+	 * auditwheel's hashed name, with no path into the wheels): a plain dlopen by name */
+	bool no_obj = strcmp(loads->object, "none") == 0;
+	const char *obj_path = no_obj ? NULL : path_join(ctx->arena, site, loads->object);
 	const char *why = NULL;
-	bool have_obj = py_object_open(&proc, ctx, obj_path, &obj, &why);
+	bool have_obj = !no_obj && py_object_open(&proc, ctx, obj_path, &obj, &why);
 	if (!have_obj && why)
 		inventory_note(ctx, inv, obj_path, "%s: libraries resolved as a plain dlopen", why);
 	size_t cap = 0;

@@ -16,7 +16,8 @@
 static bool interesting(const char *name)
 {
 	static const char *const prefixes[] = { "nvidia-", "torch", "tensorflow", "tf-nightly",
-						"jax", "onnxruntime", "cupy-cuda", "cuda-", "paddlepaddle" };
+						"jax", "onnxruntime", "cupy-cuda", "cuda-", "paddlepaddle",
+						"ctranslate2" };
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
 		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;

@@ -23,9 +23,14 @@ static const char *env_label(const struct py_env *e)
 			for (size_t fi_ = 0; fi_ < env->n_fws; fi_++)                   \
 				for (const struct py_framework *fw = &env->fws[fi_]; fw; fw = NULL)
 
-static bool gpu_fw(const struct py_framework *fw)
+/* A GPU build whose CUDA side will run here: a package for CPU and GPU alike (CTranslate2) only on a
+ * machine with an NVIDIA GPU or driver (or one given on the command line). */
+static bool gpu_fw(const struct diag_ctx *d, const struct py_framework *fw)
 {
-	return fw->gpu_build && !fw->cpu_only;
+	if (!fw->gpu_build || fw->cpu_only)
+		return false;
+	return !fw->gpu_optional || d->inv->n_gpus > 0 || d->inv->driver.effective_version ||
+	       d->inv->driver.kernel_version || d->ctx->opt->n_gpus || d->ctx->opt->driver;
 }
 
 static const struct py_lib_use *lib_use(const struct py_framework *fw, const char *prefix)
@@ -87,7 +92,7 @@ static void check_driver(struct diag_ctx *d, const struct rule *self)
 {
 	FOR_EACH_FW(d, env, fw)
 	{
-		if (!gpu_fw(fw) || !fw->cuda)
+		if (!gpu_fw(d, fw) || !fw->cuda)
 			continue;
 		const char *src;
 		const char *drv = driver_version(d, fw, &src);
@@ -124,7 +129,7 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 {
 	FOR_EACH_FW(d, env, fw)
 	{
-		if (!gpu_fw(fw))
+		if (!gpu_fw(d, fw))
 			continue;
 		size_t missing = 0, unpinned = 0;
 		for (size_t i = 0; i < fw->n_libs; i++)
@@ -162,23 +167,40 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 			finding_evidence(f, "%s: not found (%s)", u->name, u->via ? u->via : "dlopen");
 			for (size_t k = 0; k < u->n_others; k++)
 				finding_evidence(f, "  only another major exists: %s", u->others[k]);
+			if (u->wheel_copy)
+				finding_evidence(f, "  the environment's %s %s has it at %s, where this load does not look",
+						 u->wheel, u->wheel_version ? u->wheel_version : "", u->wheel_copy);
 		}
 		for (size_t i = 0; i < fw->n_reqs; i++)
 			if (!fw->reqs[i].installed)
 				finding_evidence(f, "METADATA Requires-Dist: %s: not installed in %s",
 						 fw->reqs[i].raw, env->prefix);
+		/* a wheel's copy off the path is reached by naming its directory (faster-whisper's advice for
+		 * CTranslate2); else the wheel that has it */
+		const char *ld = NULL;
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];
-			if (!u->resolved && !u->optional && strncmp(u->name, "libcudnn.so.", 12) == 0)
+			if (u->resolved || u->optional)
+				continue;
+			if (u->wheel_copy) {
+				const char *dir = path_dirname(d->ctx->arena, u->wheel_copy);
+				if (!ld || !strstr(ld, dir))
+					ld = ld ? arena_printf(d->ctx->arena, "%s:%s", ld, dir) : dir;
+			} else if (strncmp(u->name, "libcudnn.so.", 12) == 0) {
 				finding_fix(f, "%s/bin/pip install 'nvidia-cudnn-cu%d==%s.*'   # cuDNN %s for CUDA %d",
 					    env->prefix, fw->cuda ? atoi(fw->cuda) : 12,
 					    u->name + 12, u->name + 12, fw->cuda ? atoi(fw->cuda) : 12);
+			}
 		}
+		if (ld)
+			finding_fix(f, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}   # the "
+				       "wheels' own directories, which %s does not search",
+				    ld, py_fw_kind_name(fw->kind));
 		if (fw->kind == PY_FW_TENSORFLOW)
 			finding_fix(f, "%s/bin/pip install 'tensorflow[and-cuda]==%s'   # the NVIDIA wheels this "
 				       "release was tested with",
 				    env->prefix, fw->version ? fw->version : "");
-		else
+		else if (fw->kind != PY_FW_CTRANSLATE2) /* CTranslate2 pins no nvidia-* wheels */
 			finding_fix(f, "%s/bin/pip install --force-reinstall '%s==%s'   # brings its pinned "
 				       "nvidia-* wheels back",
 				    env->prefix, fw->name, fw->version ? fw->version : "");
@@ -206,7 +228,7 @@ static void check_cudnn(struct diag_ctx *d, const struct rule *self)
 {
 	FOR_EACH_FW(d, env, fw)
 	{
-		if (!gpu_fw(fw) || !fw->cudnn)
+		if (!gpu_fw(d, fw) || !fw->cudnn)
 			continue;
 		const struct py_lib_use *u = lib_use(fw, "libcudnn.so.");
 		if (!u || !u->resolved || !u->version || cudnn_ok(fw, fw->cudnn, u->version))
@@ -241,7 +263,7 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 	size_t n_seen = 0, cap_seen = 0;
 	FOR_EACH_FW(d, env, fw)
 	{
-		if (!gpu_fw(fw))
+		if (!gpu_fw(d, fw))
 			continue;
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];
@@ -306,7 +328,7 @@ static void check_gpu_arch(struct diag_ctx *d, const struct rule *self)
 			continue;
 		FOR_EACH_FW(d, env, fw)
 		{
-			if (!gpu_fw(fw) || fw->n_archs == 0)
+			if (!gpu_fw(d, fw) || fw->n_archs == 0)
 				continue;
 			bool runs = false;
 			for (size_t i = 0; i < fw->n_archs && !runs; i++)
@@ -380,7 +402,7 @@ static void check_nvcc(struct diag_ctx *d, const struct rule *self)
 		return;
 	FOR_EACH_FW(d, env, fw)
 	{
-		if (fw->kind != PY_FW_TORCH || !gpu_fw(fw) || !fw->cuda)
+		if (fw->kind != PY_FW_TORCH || !gpu_fw(d, fw) || !fw->cuda)
 			continue;
 		if (atoi(fw->cuda) == atoi(tk->version))
 			continue;

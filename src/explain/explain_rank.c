@@ -1487,7 +1487,7 @@ void explain_rank_unrecognised(struct arena *a, const struct explain_machine *m,
 	size_t n_names = text_library_names(a, text, names, 16);
 	/* the frameworks cudx reads (src/collect/python_fw.c), as the text and the findings name them */
 	static const char *const frameworks[] = { "tensorflow", "pytorch", "torch", "jax", "onnxruntime", "cupy",
-						  "paddle" };
+						  "paddle", "ctranslate2" };
 	for (size_t i = 0; text && i < sizeof frameworks / sizeof frameworks[0] && n_names < 24; i++)
 		if (ci_has(text, frameworks[i]))
 			names[n_names++] = frameworks[i];

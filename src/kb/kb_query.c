@@ -442,7 +442,7 @@ static const char *framework_name(const char *s)
 		{ "torch", "torch" },       { "pytorch", "torch" },         { "tensorflow", "tensorflow" },
 		{ "tf", "tensorflow" },     { "tensorflow-gpu", "tensorflow" }, { "jax", "jax" },
 		{ "jaxlib", "jax" },        { "onnxruntime", "onnxruntime" }, { "onnxruntime-gpu", "onnxruntime" },
-		{ "ort", "onnxruntime" },   { "cupy", "cupy" },
+		{ "ort", "onnxruntime" },   { "cupy", "cupy" },            { "ctranslate2", "ctranslate2" },
 	};
 	for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
 		if (kb_streq_nocase(s, alias[i][0]))
@@ -456,7 +456,7 @@ static enum kb_query_status q_framework(const struct kb_query *q, json_t *r, con
 		return KBQ_USAGE;
 	const char *fw = framework_name(q->arg);
 	if (!fw) {
-		*problem = "frameworks: torch, tensorflow, jax, onnxruntime, cupy";
+		*problem = "frameworks: torch, tensorflow, jax, onnxruntime, cupy, ctranslate2";
 		return KBQ_USAGE;
 	}
 	json_object_set_new(r, "framework", json_string(fw));

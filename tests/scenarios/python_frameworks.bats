@@ -562,3 +562,44 @@ system_cudnn_on_path() {
 	# the framework still resolves that libcuda: the check had something to judge
 	[[ "$(echo "$output" | jq -r '[.inventory.python.environments[].frameworks[].libraries[]? | select(.name=="libcuda.so.1") | .resolved][0]')" == *tegra/libcuda.so.1 ]]
 }
+
+# CTranslate2 (faster-whisper) ships one wheel for CPU and GPU and dlopens cuBLAS and cuDNN by name,
+# with no path into the nvidia-* wheels pip puts beside it. cuDNN is the real cuDNN 9 of
+# /usr/local/cuda; no CUDA 12 cuBLAS exists on this machine, so a small ELF named libcublas.so.12
+# stands in for it (only its presence on the loader's path matters here).
+@test "CTranslate2 4.5 with the cuDNN 9 wheel off the loader's path: framework-lib-missing where a driver is; none on a CPU-only machine" {
+	site=$(mkpy_venv "$R" /home/u/venv 3.11)
+	mkpy_dist "$site" ctranslate2 4.5.0
+	mkdir -p "$site/ctranslate2" && : >"$site/ctranslate2/__init__.py"
+	mkpy_nvidia "$site" nvidia_cudnn_cu12 9.1.0.70 nvidia/cudnn/lib $(mkpy_cudnn_files)
+	mkpy_so "$R/usr/lib/x86_64-linux-gnu/libcublas.so.12" '$ORIGIN'
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json --driver 550.54.14
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-lib-missing")')
+	[[ "$(echo "$f" | jq -r .summary)" == *"CTranslate2 4.5.0"*"libcudnn.so.9"* ]]
+	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" == *"libcudnn.so.9: not found (dlopen by CTranslate2)"* ]]
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[0].frameworks[0]')
+	[ "$(echo "$fw" | jq -r '.cuda + " " + .cudnn')" = "12 9" ]
+	# the fix names the wheel's own directory; CTranslate2 pins no wheels a reinstall would bring
+	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"export LD_LIBRARY_PATH=/home/u/venv/lib/python3.11/site-packages/nvidia/cudnn/lib"* ]]
+	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" != *"force-reinstall"* ]]
+	# the cuBLAS found on the default path is no missing library
+	[[ "$(echo "$f" | jq -r '.evidence | join("\n")')" != *"libcublas"* ]]
+	# the wheel's directory on LD_LIBRARY_PATH, as faster-whisper's docs say: nothing missing
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin \
+		LD_LIBRARY_PATH=/home/u/venv/lib/python3.11/site-packages/nvidia/cudnn/lib
+	check_json --driver 550.54.14
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# the same package on a machine without an NVIDIA driver or GPU runs on the CPU: no claim
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# 4.4 wants cuDNN 8, which is nowhere; a driver for CUDA 11 only is too old for its CUDA 12
+	rm -r "$site"/ctranslate2-4.5.0.dist-info
+	mkpy_dist "$site" ctranslate2 4.4.0
+	check_json --driver 510.47.03
+	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old framework-lib-missing" ]
+	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
+	[[ "$ev" == *"libcudnn.so.8: not found"* ]]
+}
