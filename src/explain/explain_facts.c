@@ -488,6 +488,12 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 		snprintf(lbuf, sizeof lbuf, "lib%s.so", lname);
 		named = lbuf;
 	}
+	/* .NET and Mono name a native library without its extension ("DllNotFoundException: k4abt") */
+	const char *dname = named ? NULL : cap_get(caps, n, "dllname");
+	if (dname) {
+		snprintf(lbuf, sizeof lbuf, "%s.dll", dname);
+		named = lbuf;
+	}
 	/* a component named by a word ("cannot load cuDNN shared library") is libWORD.so, lower-case;
 	 * unless the line names that component's file ("Can't load NVML library, ... libnvidia-ml.so:
 	 * cannot open"): one library failed, not two */

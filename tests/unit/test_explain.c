@@ -1899,6 +1899,27 @@ static const struct form_case set42_forms[] = {
 	{ "W0101 device_context.h:397] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious incompatible bug.", "framework-cudnn-mismatch" },
 };
 
+static const struct form_case set43_forms[] = {
+	/* .NET naming a native library without its extension */
+	{ "System.DllNotFoundException: k4a\n  at Microsoft.Azure.Kinect.Sensor.Device.Open", "dll-dependency-missing" },
+	/* a DLL found where it was looked for that does not load: one it imports is missing */
+	{ "Find cudnn64_8.dll at C:\\SDK\\tools\\cudnn64_8.dll but it doesn't load correctly!", "dll-dependency-missing" },
+	/* Kokkos's architecture check, both versions named */
+	{ "Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 7.0 on device with compute capability 8.6 is not supported by CUDA!", "no-kernel-image" },
+	/* PyTorch Lightning asked for a GPU that torch cannot see */
+	{ "lightning_fabric.utilities.exceptions.MisconfigurationException: CUDAAccelerator can not run on your system since the accelerator is not available.", "torch-cpu-build" },
+	/* faiss without its GPU classes; any other missing attribute says nothing of the build */
+	{ "AttributeError: module 'faiss' has no attribute 'StandardGpuResources'", "framework-cpu-build" },
+	{ "AttributeError: module 'faiss' has no attribute 'read_index_binary'", "not framework-cpu-build" },
+	/* the loader's message cut short in a log viewer */
+	{ "ImportError: libcublasLt.so.12: cannot open shared object fil", "lib-not-found" },
+};
+
+static const struct form_case set44_forms[] = {
+	/* PyTorch's extension builder meeting an architecture this torch does not know */
+	{ "ValueError: Unknown CUDA arch (12.0) or GPU not supported", "gpu-unsupported-by-toolkit" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2013,6 +2034,18 @@ static void test_set42_forms(void **state)
 	expect_first_findings(set42_forms, sizeof set42_forms / sizeof set42_forms[0]);
 }
 
+static void test_set43_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set43_forms, sizeof set43_forms / sizeof set43_forms[0]);
+}
+
+static void test_set44_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set44_forms, sizeof set44_forms / sizeof set44_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2119,6 +2152,8 @@ int main(void)
 		cmocka_unit_test(test_set40_forms),
 		cmocka_unit_test(test_set41_forms),
 		cmocka_unit_test(test_set42_forms),
+		cmocka_unit_test(test_set43_forms),
+		cmocka_unit_test(test_set44_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
