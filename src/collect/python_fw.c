@@ -412,14 +412,42 @@ static void cupy_read(struct cudx_ctx *ctx, struct py_framework *fw, const struc
 	fw->gpu_build = true;
 }
 
-/* ctranslate2: one wheel for CPU and GPU (Linux x86-64, Windows), whose CUDA and cuDNN majors are
- * the release's (data/frameworks.tsv) */
-static void ct2_read(struct cudx_ctx *ctx, struct py_framework *fw, const struct py_wheel *w)
+/* A conda package's record of this distribution in the environment (conda-meta/NAME-VERSION-*.json). */
+static bool conda_record(struct cudx_ctx *ctx, const struct py_env *env, const struct py_wheel *w)
+{
+	struct sysroot_dirent *ents;
+	size_t n;
+	if (!env->kind || strcmp(env->kind, "conda") != 0 || !w->version ||
+	    sysroot_list_dir(&ctx->root, ctx->arena, path_join(ctx->arena, env->prefix, "conda-meta"), &ents, &n,
+			     20000) != 0)
+		return false;
+	const char *head = arena_printf(ctx->arena, "%s-%s-", w->name, w->version);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(ents[i].name, head, strlen(head)) == 0)
+			return true;
+	return false;
+}
+
+/* ctranslate2: one wheel for CPU and GPU, whose CUDA and cuDNN majors are the release's
+ * (data/frameworks.tsv). Only PyPI's Linux x86-64 and Windows wheels carry the CUDA code (the
+ * WHEEL file's tags say which); a conda package links its own CUDA libraries from the
+ * environment's lib (RUNPATH $ORIGIN) and is not judged. */
+static void ct2_read(struct cudx_ctx *ctx, const struct py_env *env, struct py_framework *fw,
+		     const struct py_wheel *w)
 {
 	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "ctranslate2");
+	fw->gpu_optional = true;
+	if (conda_record(ctx, env, w))
+		return;
+	size_t len;
+	int err = 0;
+	const char *tags = w->dist_dir ? sysroot_read_text(&ctx->root, ctx->arena, path_join(ctx->arena, w->dist_dir, "WHEEL"),
+							 PY_MAX_MODULE, &len, &err)
+				       : NULL;
+	if (tags && strstr(tags, "Tag:") && !strstr(tags, "x86_64") && !strstr(tags, "win_amd64"))
+		return; /* aarch64, macOS: the CPU build */
 	fill_from_kb(ctx, fw);
 	fw->gpu_build = fw->cuda != NULL;
-	fw->gpu_optional = true;
 }
 
 static bool jax_cuda_plugin(const struct py_env *env)
@@ -480,7 +508,7 @@ void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_e
 			tf_read(ctx, inv, env, &fw, w);
 		} else if (strcmp(n, "ctranslate2") == 0) {
 			fw.kind = PY_FW_CTRANSLATE2;
-			ct2_read(ctx, &fw, w);
+			ct2_read(ctx, env, &fw, w);
 		} else if (strcmp(n, "onnxruntime-gpu") == 0) {
 			fw.kind = PY_FW_ONNXRUNTIME;
 			ort_read(ctx, inv, env, &fw, w);

@@ -125,6 +125,41 @@ static void check_driver(struct diag_ctx *d, const struct rule *self)
 }
 
 /* --- framework-lib-missing ------------------------------------------------------------------ */
+/* A plain dlopen by name (no object whose RUNPATH points into the wheels: CTranslate2) that misses
+ * the copy an nvidia-* wheel of the environment holds on disk. */
+static bool wheel_copy_off_path(const struct diag_ctx *d, const struct py_lib_use *u)
+{
+	return u->wheel_copy && !u->from && sysroot_exists(&d->ctx->root, u->wheel_copy);
+}
+
+/* "a:b:c" holds dir as one of its elements */
+static bool path_list_has(const char *list, const char *dir)
+{
+	size_t n = strlen(dir);
+	for (const char *p = list; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL)
+		if (strncmp(p, dir, n) == 0 && (p[n] == ':' || p[n] == 0))
+			return true;
+	return false;
+}
+
+/* A library another framework of the environment loads by the same name, found: a process that
+ * imports that framework first (whisperX imports torch before CTranslate2) has it loaded, and a
+ * dlopen by that name then returns it. */
+static bool loaded_by_other(const struct py_env *env, const struct py_framework *fw, const char *name)
+{
+	for (size_t k = 0; k < env->n_fws; k++) {
+		const struct py_framework *o = &env->fws[k];
+		for (size_t i = 0; o != fw && i < o->n_libs; i++)
+			if (o->libs[i].resolved && strcmp(o->libs[i].name, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+static bool lib_missing(const struct py_env *env, const struct py_framework *fw, const struct py_lib_use *u)
+{
+	return !u->resolved && !u->optional && !(fw->gpu_optional && loaded_by_other(env, fw, u->name));
+}
 static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 {
 	FOR_EACH_FW(d, env, fw)
@@ -133,22 +168,21 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 			continue;
 		size_t missing = 0, unpinned = 0;
 		for (size_t i = 0; i < fw->n_libs; i++)
-			missing += !fw->libs[i].resolved && !fw->libs[i].optional;
+			missing += lib_missing(env, fw, &fw->libs[i]);
 		for (size_t i = 0; i < fw->n_reqs; i++)
 			unpinned += fw->reqs[i].installed == NULL;
 		if (!missing && !unpinned)
 			continue;
 		const char *first = NULL;
 		for (size_t i = 0; i < fw->n_libs && !first; i++)
-			if (!fw->libs[i].resolved && !fw->libs[i].optional)
+			if (lib_missing(env, fw, &fw->libs[i]))
 				first = fw->libs[i].name;
 		for (size_t i = 0; i < fw->n_reqs && !first; i++)
 			if (!fw->reqs[i].installed)
 				first = fw->reqs[i].name;
 		/* cuDNN is the one users look for: name it in the summary when it is among the missing */
 		for (size_t i = 0; i < fw->n_libs; i++)
-			if (!fw->libs[i].resolved && !fw->libs[i].optional &&
-			    strncmp(fw->libs[i].name, "libcudnn.so.", 12) == 0)
+			if (lib_missing(env, fw, &fw->libs[i]) && strncmp(fw->libs[i].name, "libcudnn.so.", 12) == 0)
 				first = fw->libs[i].name;
 		size_t more = missing + unpinned - 1;
 		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s", py_fw_kind_name(fw->kind),
@@ -162,14 +196,15 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 			      missing > 1 ? "them" : "it");
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];
-			if (u->resolved || u->optional)
+			if (!lib_missing(env, fw, u))
 				continue;
 			finding_evidence(f, "%s: not found (%s)", u->name, u->via ? u->via : "dlopen");
 			for (size_t k = 0; k < u->n_others; k++)
 				finding_evidence(f, "  only another major exists: %s", u->others[k]);
-			if (u->wheel_copy)
-				finding_evidence(f, "  the environment's %s %s has it at %s, where this load does not look",
-						 u->wheel, u->wheel_version ? u->wheel_version : "", u->wheel_copy);
+			if (wheel_copy_off_path(d, u))
+				finding_evidence(f, "  the environment's %s%s%s has it at %s, where this load does not look",
+						 u->wheel, u->wheel_version ? " " : "", u->wheel_version ? u->wheel_version : "",
+						 u->wheel_copy);
 		}
 		for (size_t i = 0; i < fw->n_reqs; i++)
 			if (!fw->reqs[i].installed)
@@ -180,11 +215,11 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 		const char *ld = NULL;
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];
-			if (u->resolved || u->optional)
+			if (!lib_missing(env, fw, u))
 				continue;
-			if (u->wheel_copy) {
+			if (wheel_copy_off_path(d, u)) {
 				const char *dir = path_dirname(d->ctx->arena, u->wheel_copy);
-				if (!ld || !strstr(ld, dir))
+				if (!path_list_has(ld, dir))
 					ld = ld ? arena_printf(d->ctx->arena, "%s:%s", ld, dir) : dir;
 			} else if (strncmp(u->name, "libcudnn.so.", 12) == 0) {
 				finding_fix(f, "%s/bin/pip install 'nvidia-cudnn-cu%d==%s.*'   # cuDNN %s for CUDA %d",
@@ -263,7 +298,8 @@ static void check_shadowed(struct diag_ctx *d, const struct rule *self)
 	size_t n_seen = 0, cap_seen = 0;
 	FOR_EACH_FW(d, env, fw)
 	{
-		if (!gpu_fw(d, fw))
+		/* CTranslate2 never looks into the wheels: a system copy first is how it works */
+		if (!gpu_fw(d, fw) || fw->gpu_optional)
 			continue;
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];

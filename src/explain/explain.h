@@ -219,6 +219,7 @@ struct explain_fact {
 	/* EXF_VERSION: what ("driver", "cuda", "cudnn", "ptx", ...), value ("12.4"), role ("built",
 	 * "found", or NULL) */
 	const char *what, *value, *role;
+	const struct explain_pattern_def *row; /* EXF_VERSION: the row whose capture it is, NULL in free text */
 	/* EXF_ARCH */
 	int sm;
 	size_t at; /* where in the line it stood */

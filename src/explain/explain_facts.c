@@ -436,8 +436,10 @@ static void add_arch(struct explain_reader *L, const char *text)
 }
 
 /* Version captures of phrases: their key says what they are. */
-static void phrase_versions(struct explain_reader *L, const struct explain_capture *caps, size_t n)
+static void phrase_versions(struct explain_reader *L, const struct explain_pattern_def *d,
+			    const struct explain_capture *caps, size_t n)
 {
+	size_t first = L->out->n;
 	static const struct {
 		const char *key, *what, *role;
 	} keys[] = {
@@ -469,6 +471,9 @@ static void phrase_versions(struct explain_reader *L, const struct explain_captu
 		}
 		add_version(L, "arch", v, arch_built ? "built" : "device");
 	}
+	for (size_t k = first; k < L->out->n; k++)
+		if (L->out->v[k].kind == EXF_VERSION)
+			L->out->v[k].row = d;
 }
 
 /* The subject of a form: the library it captured, the library or family an undefined symbol
@@ -664,7 +669,7 @@ static void read_patterns(struct explain_reader *L, struct explain_capbuf *buf)
 				f->has_lib = f->lib.name != NULL;
 			}
 		}
-		phrase_versions(L, caps, n);
+		phrase_versions(L, d, caps, n);
 		f->at = at < 0 ? 0 : (size_t)at;
 		/* two rows saying the same about the same library (one naming it, one finding it nearby):
 		 * one fact, the stronger row's */

@@ -145,15 +145,19 @@ static bool keep_once(struct arena *a, struct explain_fact *v, size_t *n, const 
  * log still holds for the error at its end). */
 static void keep_hints(struct arena *a, struct explain_scan *out, const struct explain_linefacts *lf)
 {
-	bool versions = false; /* a hint row that captures ("Driver API Version: 12.2, Runtime API ...") */
+	/* a hint row that names no cause and only carries versions ("Driver API Version: 12.2, Runtime
+	 * API Version: 12.4"): the versions of its own captures join every message */
+	const struct explain_pattern_def *banner = NULL;
 	for (size_t i = 0; i < lf->n; i++)
 		if (lf->v[i].kind == EXF_HINT) {
 			keep_once(a, out->hints, &out->n_hints, &lf->v[i]);
-			versions |= lf->v[i].pattern->pat.n_caps > 0;
+			const struct explain_pattern_def *p = lf->v[i].pattern;
+			if (p->n_causes == 0 && p->n_against == 0 && p->pat.n_caps > 0)
+				banner = p;
 		}
-	for (size_t i = 0; versions && i < lf->n; i++) {
+	for (size_t i = 0; banner && i < lf->n; i++) {
 		const struct explain_fact *f = &lf->v[i];
-		bool seen = f->kind != EXF_VERSION || out->n_hint_versions == EXPLAIN_MAX_HINTS;
+		bool seen = f->kind != EXF_VERSION || f->row != banner || out->n_hint_versions == EXPLAIN_MAX_HINTS;
 		for (size_t k = 0; !seen && k < out->n_hint_versions; k++)
 			seen = strcmp(out->hint_versions[k].what, f->what) == 0;
 		if (seen)

@@ -232,13 +232,20 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 	const struct explain_cause_def *too_old = explain_cause_lookup(cat, "driver-too-old");
 	struct version vdc, vrt;
 	if (dcuda && rt && too_old && version_parse(dcuda->value, &vdc) && version_parse(rt->value, &vrt)) {
-		if (version_cmp_parts(&vdc, &vrt, 2) < 0)
-			credit(t, too_old, 5,
-			       arena_printf(a, "the driver supports CUDA %s, the runtime is CUDA %s", dcuda->value, rt->value));
-		else
-			for (size_t i = 0; i < t->n; i++)
-				if (t->v[i].cause == too_old)
-					t->v[i].score *= 0.3; /* the driver supports the runtime it runs */
+		/* from CUDA 11 a driver of the same major runs a newer minor (minor-version compatibility) */
+		bool lower = version_cmp_parts(&vdc, &vrt, 2) < 0;
+		bool older = vdc.part[0] < vrt.part[0] || (vrt.part[0] < 11 && lower);
+		for (size_t i = 0; i < t->n; i++) {
+			if (t->v[i].cause != too_old)
+				continue; /* a banner adds no cause: it weighs the message's own */
+			if (older) {
+				t->v[i].score += 5;
+				t->v[i].because = arena_printf(a, "the driver supports CUDA %s, the runtime is CUDA %s",
+							       dcuda->value, rt->value);
+			} else if (!lower) {
+				t->v[i].score *= 0.3; /* the driver supports the runtime it runs */
+			}
+		}
 	}
 	/* a CUDA library of one major missing while the message speaks of another CUDA */
 	for (size_t i = 0; cuda && i < m->n_facts; i++) {

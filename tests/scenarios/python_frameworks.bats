@@ -595,6 +595,18 @@ system_cudnn_on_path() {
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
 	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# a system cuDNN 9 on the default path is what CTranslate2 loads: found, and no wheel "shadowed"
+	for f in $(mkpy_cudnn_files); do
+		mkpy_place "$f" "$R/usr/lib/x86_64-linux-gnu/$(basename "$f")"
+	done
+	check_json --driver 550.54.14
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	rm "$R"/usr/lib/x86_64-linux-gnu/libcudnn*
+	# an aarch64 wheel is CTranslate2's CPU build: no claim on its CUDA libraries
+	sed -i 's/manylinux_2_28_x86_64/manylinux_2_17_aarch64/' "$site/ctranslate2-4.5.0.dist-info/WHEEL"
+	check_json --driver 550.54.14
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	sed -i 's/manylinux_2_17_aarch64/manylinux_2_28_x86_64/' "$site/ctranslate2-4.5.0.dist-info/WHEEL"
 	# 4.4 wants cuDNN 8, which is nowhere; a driver for CUDA 11 only is too old for its CUDA 12
 	rm -r "$site"/ctranslate2-4.5.0.dist-info
 	mkpy_dist "$site" ctranslate2 4.4.0
@@ -602,4 +614,29 @@ system_cudnn_on_path() {
 	[ "$(echo "$output" | mkpy_ids)" = "framework-driver-too-old framework-lib-missing" ]
 	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
 	[[ "$ev" == *"libcudnn.so.8: not found"* ]]
+}
+
+# whisperX imports torch before CTranslate2: the cuDNN torch's RUNPATH loads from its wheel is in the
+# process when CTranslate2 dlopens the same name. A conda package of CTranslate2 links its CUDA
+# libraries from the environment's lib and is not judged.
+@test "CTranslate2 beside a torch that loads the cuDNN it names: nothing missing; a conda-packaged CTranslate2 is not judged" {
+	healthy_venv
+	mkpy_dist "$site" ctranslate2 4.5.0
+	mkdir -p "$site/ctranslate2" && : >"$site/ctranslate2/__init__.py"
+	mkpy_so "$R/usr/lib/x86_64-linux-gnu/libcublas.so.12" '$ORIGIN'
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	fws=$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks | map(.package) | join(" ")')
+	[[ "$fws" == *ctranslate2* && "$fws" == *torch* ]]
+	# without torch the same cuDNN wheel is off CTranslate2's path
+	rm -r "$site"/torch "$site"/torch-*.dist-info
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	# a conda env whose conda-meta records the package
+	csite=$(mkpy_conda "$R" /home/u/conda 3.11)
+	mkpy_dist "$csite" ctranslate2 4.5.0
+	echo '{"name": "ctranslate2", "version": "4.5.0"}' >"$R/home/u/conda/conda-meta/ctranslate2-4.5.0-cuda126py311h0_0.json"
+	mkpy_envfile "$R.env" CONDA_PREFIX=/home/u/conda PATH=/home/u/conda/bin:/usr/bin:/bin
+	check_json --driver 580.95.05 --python /home/u/conda
+	[ "$(echo "$output" | jq -r '[.findings[] | select(.id=="framework-lib-missing") | .subject] | map(select(test("/home/u/conda"))) | length')" = 0 ]
 }

@@ -1899,6 +1899,34 @@ static const struct form_case set42_forms[] = {
 	{ "W0101 device_context.h:397] WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious incompatible bug.", "framework-cudnn-mismatch" },
 };
 
+/* a candidate list without cause `key` */
+static bool lacks_cause(const struct explain_message *m, const char *key)
+{
+	for (size_t i = 0; m && i < m->n_cands; i++)
+		if (strcmp(m->cands[i].cause->key, key) == 0)
+			return false;
+	return true;
+}
+
+/* Versions reach the whole log only from a banner that names no cause, and a banner weighs the
+ * message's own causes: it adds none, and a lower minor of the same CUDA 11+ major is minor
+ * compatibility, not a driver too old. The code's own text is read as the code, once. */
+static void test_banner_versions_scope(void **state)
+{
+	(void)state;
+	/* a docker command's image tag (a hint row with a capture) is no CUDA version of the log */
+	assert_string_equal(first_finding("docker run --rm -it nvidia/cuda:12.1.0-runtime-ubuntu22.04 bash\n1\n2\n3\n4\n5\n6\n7\n8\n"
+					  "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory"),
+			    "lib-not-found");
+	const struct explain_message *m = first_message(
+		"W0101 gpu_resources.cc:61] Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 12.0, Runtime API Version: 12.3\n"
+		"1\n2\n3\n4\n5\n6\nResourceExhaustedError: Out of memory error on GPU 0. Cannot allocate 1.0GB memory on GPU 0");
+	assert_non_null(m);
+	assert_true(lacks_cause(m, "driver-too-old"));
+	assert_string_equal(first_finding("RuntimeError: CUDA error: no kernel image is available for execution on the device, cudaErrorInsufficientDriver"),
+			    "no-kernel-image");
+}
+
 static const struct form_case set43_forms[] = {
 	/* .NET naming a native library without its extension */
 	{ "System.DllNotFoundException: k4a\n  at Microsoft.Azure.Kinect.Sensor.Device.Open", "dll-dependency-missing" },
@@ -2153,6 +2181,7 @@ int main(void)
 		cmocka_unit_test(test_set41_forms),
 		cmocka_unit_test(test_set42_forms),
 		cmocka_unit_test(test_set43_forms),
+		cmocka_unit_test(test_banner_versions_scope),
 		cmocka_unit_test(test_set44_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
