@@ -12,6 +12,11 @@
  * space (it works only over a kernel module). */
 bool driver_in_compat_dir(const struct driver_info *drv, const char *path);
 
+/* Whether the libcuda the loader picks is a forward-compatibility copy: in a compat directory, or
+ * in a container a copy of a compat directory's libcuda that the container runtime mounted into
+ * the library directory (newer than the loaded module). */
+bool driver_libcuda_is_compat(const struct inventory *inv);
+
 /* driver-too-old and driver-minor-compat: each CUDA runtime here against the driver. */
 void driver_check_too_old(struct diag_ctx *d, const struct rule *self);
 

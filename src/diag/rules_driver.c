@@ -236,6 +236,18 @@ static bool compat_copy_version(const struct inventory *inv, const char *version
 	return false;
 }
 
+bool driver_libcuda_is_compat(const struct inventory *inv)
+{
+	const struct driver_info *drv = &inv->driver;
+	if (!drv->libcuda_path || drv->libcuda_is_stub)
+		return false;
+	if (driver_in_compat_dir(drv, drv->libcuda_path))
+		return true;
+	const char *kv = drv->kernel_version ? drv->kernel_version : drv->module_version;
+	return inv->system.container && kv && drv->libcuda_version && version_strcmp(drv->libcuda_version, kv) > 0 &&
+	       compat_copy_version(inv, drv->libcuda_version);
+}
+
 static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self)
 {
 	const struct driver_info *drv = &d->inv->driver;
@@ -250,8 +262,7 @@ static void check_userspace_mismatch(struct diag_ctx *d, const struct rule *self
 			continue;
 		/* a forward-compatibility libcuda (cuda-compat) is newer than the module by design; where
 		 * the GPU does not support that, CUDA says so with 804 (forward-compat-unsupported) */
-		if (i == 0 && version_strcmp(vers[i], kv) > 0 &&
-		    (driver_in_compat_dir(drv, paths[i]) || (d->inv->system.container && compat_copy_version(d->inv, vers[i]))))
+		if (i == 0 && version_strcmp(vers[i], kv) > 0 && driver_libcuda_is_compat(d->inv))
 			continue;
 		struct finding *f = rule_emit(d, self, "driver/library version mismatch: kernel module %s, %s %s", kv,
 					      names[i], vers[i]);

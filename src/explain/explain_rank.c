@@ -985,7 +985,7 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 	 * other messages */
 	const struct driver_info *drv = m ? &m->inv->driver : NULL;
 	if (drv && strcmp(c->finding, "forward-compat-unsupported") == 0 && says_compat_refused(r->msg) &&
-	    drv->libcuda_path && driver_in_compat_dir(drv, drv->libcuda_path)) {
+	    driver_libcuda_is_compat(m->inv)) {
 		cr->conf = EXPLAIN_CONFIRMED;
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 			 arena_printf(a, "the libcuda.so.1 the loader picks is a forward-compatibility copy: %s%s%s%s%s",

@@ -390,6 +390,10 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(json_get '["inventory"]["driver"]["libcuda"]')" = "$lib/libcuda.so.1" ]
 	lacks_finding driver-userspace-mismatch
+	# error 804 there is the compat copy refused on this GPU: confirmed, with the copy named
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non supported HW"
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "forward-compat-unsupported high" ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"forward-compatibility copy: $lib/libcuda.so.1"* ]]
 	# outside a container nothing mounts compat copies: the same files are a mismatch
 	rm "$root/.dockerenv"
 	run_cudx --root "$root" --env "$env_file" --json
