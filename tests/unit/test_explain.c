@@ -1948,6 +1948,22 @@ static const struct form_case set44_forms[] = {
 	{ "ValueError: Unknown CUDA arch (12.0) or GPU not supported", "gpu-unsupported-by-toolkit" },
 };
 
+static const struct form_case set45_forms[] = {
+	/* a program's short word for a library it could not open: the unversioned development name */
+	{ "no libnvidia-ml.so", "lib-not-found" },
+	/* ONNX Runtime without its provider bridge library */
+	{ "2024-05-01 10:00:00.0 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:1983 onnxruntime::python::CreateInferencePybindStateModule] Init provider bridge failed.", "framework-lib-missing" },
+	/* a symbol in Markdown's backticks */
+	{ "ImportError: cuda_utils.so: undefined symbol: `cuLaunchKernel`", "stub-libcuda" },
+};
+
+static const struct form_case set46_forms[] = {
+	/* Podman tools without a CDI spec for the GPU */
+	{ "Error: No CDI configuration found for all", "container-toolkit-missing" },
+	/* nvidia-ctk's CDI discovery without the driver's libcuda of the module's version */
+	{ "failed to get libraries for driver version: failed to locate libcuda.so.550.54.14: pattern libcuda.so.550.54.14 not found", "no-driver" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2074,6 +2090,18 @@ static void test_set44_forms(void **state)
 	expect_first_findings(set44_forms, sizeof set44_forms / sizeof set44_forms[0]);
 }
 
+static void test_set45_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set45_forms, sizeof set45_forms / sizeof set45_forms[0]);
+}
+
+static void test_set46_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set46_forms, sizeof set46_forms / sizeof set46_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2183,6 +2211,8 @@ int main(void)
 		cmocka_unit_test(test_set43_forms),
 		cmocka_unit_test(test_banner_versions_scope),
 		cmocka_unit_test(test_set44_forms),
+		cmocka_unit_test(test_set45_forms),
+		cmocka_unit_test(test_set46_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
