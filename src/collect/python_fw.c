@@ -444,8 +444,9 @@ static void ct2_read(struct cudx_ctx *ctx, const struct py_env *env, struct py_f
 	const char *tags = w->dist_dir ? sysroot_read_text(&ctx->root, ctx->arena, path_join(ctx->arena, w->dist_dir, "WHEEL"),
 							 PY_MAX_MODULE, &len, &err)
 				       : NULL;
-	if (tags && strstr(tags, "Tag:") && !strstr(tags, "x86_64") && !strstr(tags, "win_amd64"))
-		return; /* aarch64, macOS: the CPU build */
+	bool cuda_tag = tags && (strstr(tags, "win_amd64") || (strstr(tags, "linux") && strstr(tags, "x86_64")));
+	if (tags && strstr(tags, "Tag:") && !cuda_tag)
+		return; /* aarch64, macOS (macosx_*_x86_64 too): the CPU build */
 	fill_from_kb(ctx, fw);
 	fw->gpu_build = fw->cuda != NULL;
 }

@@ -125,11 +125,11 @@ static void check_driver(struct diag_ctx *d, const struct rule *self)
 }
 
 /* --- framework-lib-missing ------------------------------------------------------------------ */
-/* A plain dlopen by name (no object whose RUNPATH points into the wheels: CTranslate2) that misses
- * the copy an nvidia-* wheel of the environment holds on disk. */
+/* A load that misses the copy an nvidia-* wheel of the environment holds on disk (CTranslate2's
+ * plain dlopen by name; TensorFlow before 2.14, whose RUNPATH reaches no wheel). */
 static bool wheel_copy_off_path(const struct diag_ctx *d, const struct py_lib_use *u)
 {
-	return u->wheel_copy && !u->from && sysroot_exists(&d->ctx->root, u->wheel_copy);
+	return u->wheel_copy && sysroot_exists(&d->ctx->root, u->wheel_copy);
 }
 
 /* "a:b:c" holds dir as one of its elements */
@@ -142,24 +142,30 @@ static bool path_list_has(const char *list, const char *dir)
 	return false;
 }
 
-/* A library another framework of the environment loads by the same name, found: a process that
- * imports that framework first (whisperX imports torch before CTranslate2) has it loaded, and a
- * dlopen by that name then returns it. */
-static bool loaded_by_other(const struct py_env *env, const struct py_framework *fw, const char *name)
+/* The copy another framework of the environment links at import (torch's libcudnn.so.9, a NEEDED
+ * of libtorch_cuda.so) under the same name: a process that imports that framework first has it
+ * loaded, and a dlopen by that name then returns it (whisperX imports torch before CTranslate2). */
+static const struct py_lib_use *linked_by_other(const struct py_env *env, const struct py_framework *fw,
+						const char *name, const struct py_framework **by)
 {
 	for (size_t k = 0; k < env->n_fws; k++) {
 		const struct py_framework *o = &env->fws[k];
-		for (size_t i = 0; o != fw && i < o->n_libs; i++)
-			if (o->libs[i].resolved && strcmp(o->libs[i].name, name) == 0)
-				return true;
+		for (size_t i = 0; o != fw && i < o->n_libs; i++) {
+			const struct py_lib_use *u = &o->libs[i];
+			if (u->resolved && u->via && strncmp(u->via, "NEEDED", 6) == 0 && strcmp(u->name, name) == 0) {
+				*by = o;
+				return u;
+			}
+		}
 	}
-	return false;
+	return NULL;
 }
 
-static bool lib_missing(const struct py_env *env, const struct py_framework *fw, const struct py_lib_use *u)
+static bool lib_missing(const struct py_lib_use *u)
 {
-	return !u->resolved && !u->optional && !(fw->gpu_optional && loaded_by_other(env, fw, u->name));
+	return !u->resolved && !u->optional;
 }
+
 static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 {
 	FOR_EACH_FW(d, env, fw)
@@ -168,21 +174,21 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 			continue;
 		size_t missing = 0, unpinned = 0;
 		for (size_t i = 0; i < fw->n_libs; i++)
-			missing += lib_missing(env, fw, &fw->libs[i]);
+			missing += lib_missing(&fw->libs[i]);
 		for (size_t i = 0; i < fw->n_reqs; i++)
 			unpinned += fw->reqs[i].installed == NULL;
 		if (!missing && !unpinned)
 			continue;
 		const char *first = NULL;
 		for (size_t i = 0; i < fw->n_libs && !first; i++)
-			if (lib_missing(env, fw, &fw->libs[i]))
+			if (lib_missing(&fw->libs[i]))
 				first = fw->libs[i].name;
 		for (size_t i = 0; i < fw->n_reqs && !first; i++)
 			if (!fw->reqs[i].installed)
 				first = fw->reqs[i].name;
 		/* cuDNN is the one users look for: name it in the summary when it is among the missing */
 		for (size_t i = 0; i < fw->n_libs; i++)
-			if (lib_missing(env, fw, &fw->libs[i]) && strncmp(fw->libs[i].name, "libcudnn.so.", 12) == 0)
+			if (lib_missing(&fw->libs[i]) && strncmp(fw->libs[i].name, "libcudnn.so.", 12) == 0)
 				first = fw->libs[i].name;
 		size_t more = missing + unpinned - 1;
 		struct finding *f = rule_emit(d, self, "%s %s cannot load %s%s", py_fw_kind_name(fw->kind),
@@ -196,7 +202,7 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 			      missing > 1 ? "them" : "it");
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];
-			if (!lib_missing(env, fw, u))
+			if (!lib_missing(u))
 				continue;
 			finding_evidence(f, "%s: not found (%s)", u->name, u->via ? u->via : "dlopen");
 			for (size_t k = 0; k < u->n_others; k++)
@@ -205,6 +211,12 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 				finding_evidence(f, "  the environment's %s%s%s has it at %s, where this load does not look",
 						 u->wheel, u->wheel_version ? " " : "", u->wheel_version ? u->wheel_version : "",
 						 u->wheel_copy);
+			const struct py_framework *by = NULL;
+			const struct py_lib_use *other = fw->gpu_optional ? linked_by_other(env, fw, u->name, &by) : NULL;
+			if (other)
+				finding_evidence(f, "  found only in a process that imports %s first, which links %s at import "
+						    "(its copy: %s)",
+						 py_fw_kind_name(by->kind), other->name, other->resolved);
 		}
 		for (size_t i = 0; i < fw->n_reqs; i++)
 			if (!fw->reqs[i].installed)
@@ -215,7 +227,7 @@ static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 		const char *ld = NULL;
 		for (size_t i = 0; i < fw->n_libs; i++) {
 			const struct py_lib_use *u = &fw->libs[i];
-			if (!lib_missing(env, fw, u))
+			if (!lib_missing(u))
 				continue;
 			if (wheel_copy_off_path(d, u)) {
 				const char *dir = path_dirname(d->ctx->arena, u->wheel_copy);

@@ -496,7 +496,9 @@ static void form_subject(struct explain_reader *L, struct explain_fact *f, const
 	/* .NET and Mono name a native library without its extension ("DllNotFoundException: k4abt") */
 	const char *dname = named ? NULL : cap_get(caps, n, "dllname");
 	if (dname) {
-		snprintf(lbuf, sizeof lbuf, "%s.dll", dname);
+		/* a name with its extension (cudnn64_8.dll, Mono's libcuda.so.1) stands as it is */
+		bool has_ext = strchr(dname, '.') != NULL;
+		snprintf(lbuf, sizeof lbuf, has_ext ? "%s" : "%s.dll", dname);
 		named = lbuf;
 	}
 	/* a component named by a word ("cannot load cuDNN shared library") is libWORD.so, lower-case;

@@ -606,7 +606,11 @@ system_cudnn_on_path() {
 	sed -i 's/manylinux_2_28_x86_64/manylinux_2_17_aarch64/' "$site/ctranslate2-4.5.0.dist-info/WHEEL"
 	check_json --driver 550.54.14
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
-	sed -i 's/manylinux_2_17_aarch64/manylinux_2_28_x86_64/' "$site/ctranslate2-4.5.0.dist-info/WHEEL"
+	# macOS's x86-64 wheel is a CPU build too
+	sed -i 's/manylinux_2_17_aarch64/macosx_10_9_x86_64/' "$site/ctranslate2-4.5.0.dist-info/WHEEL"
+	check_json --driver 550.54.14
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	sed -i 's/macosx_10_9_x86_64/manylinux_2_28_x86_64/' "$site/ctranslate2-4.5.0.dist-info/WHEEL"
 	# 4.4 wants cuDNN 8, which is nowhere; a driver for CUDA 11 only is too old for its CUDA 12
 	rm -r "$site"/ctranslate2-4.5.0.dist-info
 	mkpy_dist "$site" ctranslate2 4.4.0
@@ -619,19 +623,23 @@ system_cudnn_on_path() {
 # whisperX imports torch before CTranslate2: the cuDNN torch's RUNPATH loads from its wheel is in the
 # process when CTranslate2 dlopens the same name. A conda package of CTranslate2 links its CUDA
 # libraries from the environment's lib and is not judged.
-@test "CTranslate2 beside a torch that loads the cuDNN it names: nothing missing; a conda-packaged CTranslate2 is not judged" {
+@test "CTranslate2 beside a torch that links the cuDNN it names: still missing for a process without torch, and the evidence says so; a conda-packaged CTranslate2 is not judged" {
 	healthy_venv
 	mkpy_dist "$site" ctranslate2 4.5.0
 	mkdir -p "$site/ctranslate2" && : >"$site/ctranslate2/__init__.py"
 	mkpy_so "$R/usr/lib/x86_64-linux-gnu/libcublas.so.12" '$ORIGIN'
 	check_json --driver 580.95.05
-	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
 	fws=$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks | map(.package) | join(" ")')
 	[[ "$fws" == *ctranslate2* && "$fws" == *torch* ]]
-	# without torch the same cuDNN wheel is off CTranslate2's path
+	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
+	[[ "$ev" == *"found only in a process that imports PyTorch first"*"nvidia/cudnn/lib/libcudnn.so.9"* ]]
+	# without torch the same cuDNN wheel is off CTranslate2's path, and nothing else links it
 	rm -r "$site"/torch "$site"/torch-*.dist-info
 	check_json --driver 580.95.05
 	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	ev=$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .evidence | join("\n")')
+	[[ "$ev" != *"imports PyTorch first"* ]]
 	# a conda env whose conda-meta records the package
 	csite=$(mkpy_conda "$R" /home/u/conda 3.11)
 	mkpy_dist "$csite" ctranslate2 4.5.0

@@ -1929,7 +1929,10 @@ static void test_banner_versions_scope(void **state)
 
 static const struct form_case set43_forms[] = {
 	/* .NET naming a native library without its extension */
-	{ "System.DllNotFoundException: k4a\n  at Microsoft.Azure.Kinect.Sensor.Device.Open", "dll-dependency-missing" },
+	{ "System.DllNotFoundException: k4a\n  at Microsoft.Azure.Kinect.Sensor.Device.Open", "dll-not-found" },
+	{ "DllNotFoundException: k4abt assembly:<unknown assembly> type:<unknown type> member:(null)", "dll-not-found" },
+	/* a name with its extension stands as it is: Mono on Linux naming the driver's library */
+	{ "System.DllNotFoundException: libcuda.so.1", "no-driver" },
 	/* a DLL found where it was looked for that does not load: one it imports is missing */
 	{ "Find cudnn64_8.dll at C:\\SDK\\tools\\cudnn64_8.dll but it doesn't load correctly!", "dll-dependency-missing" },
 	/* Kokkos's architecture check, both versions named */
@@ -1946,11 +1949,12 @@ static const struct form_case set43_forms[] = {
 static const struct form_case set44_forms[] = {
 	/* PyTorch's extension builder meeting an architecture this torch does not know */
 	{ "ValueError: Unknown CUDA arch (12.0) or GPU not supported", "gpu-unsupported-by-toolkit" },
+	{ "ValueError: Unknown CUDA arch (9.0a) or GPU not supported", "gpu-unsupported-by-toolkit" },
 };
 
 static const struct form_case set45_forms[] = {
-	/* a program's short word for a library it could not open: the unversioned development name */
-	{ "no libnvidia-ml.so", "lib-not-found" },
+	/* a sentence that says a library is absent is no failure of its own */
+	{ "The image contains no libcuda.so.1: the NVIDIA runtime mounts it at start.", "not no-driver" },
 	/* ONNX Runtime without its provider bridge library */
 	{ "2024-05-01 10:00:00.0 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:1983 onnxruntime::python::CreateInferencePybindStateModule] Init provider bridge failed.", "framework-lib-missing" },
 	/* a symbol in Markdown's backticks */
