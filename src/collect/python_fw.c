@@ -412,20 +412,39 @@ static void cupy_read(struct cudx_ctx *ctx, struct py_framework *fw, const struc
 	fw->gpu_build = true;
 }
 
-/* A conda package's record of this distribution in the environment (conda-meta/NAME-VERSION-*.json). */
-static bool conda_record(struct cudx_ctx *ctx, const struct py_env *env, const struct py_wheel *w)
+/* The conda-meta record of distribution w in a conda environment (NAME-VERSION-BUILD.json: its name,
+ * whose build string follows NAME-VERSION-), or NULL. */
+static const char *conda_record(struct cudx_ctx *ctx, const struct py_env *env, const struct py_wheel *w)
 {
 	struct sysroot_dirent *ents;
 	size_t n;
 	if (!env->kind || strcmp(env->kind, "conda") != 0 || !w->version ||
 	    sysroot_list_dir(&ctx->root, ctx->arena, path_join(ctx->arena, env->prefix, "conda-meta"), &ents, &n,
 			     20000) != 0)
-		return false;
+		return NULL;
 	const char *head = arena_printf(ctx->arena, "%s-%s-", w->name, w->version);
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(ents[i].name, head, strlen(head)) == 0)
-			return true;
-	return false;
+			return ents[i].name;
+	return NULL;
+}
+
+/* conda-forge's CUDA jaxlib keeps a plain version (0.4.3) and says its CUDA only in the build
+ * string of its conda-meta record, jaxlib-0.4.3-cuda112py310h4bfa4fc_201.json ("cuda112": CUDA
+ * 11.2, "cuda120": 12.0). Sets fw's CUDA major from it; false for no such record (a CPU build). */
+static bool conda_cuda_build(struct cudx_ctx *ctx, const struct py_env *env, const struct py_wheel *w,
+			     struct py_framework *fw)
+{
+	const char *rec = conda_record(ctx, env, w);
+	int cu = 0;
+	if (!rec || sscanf(rec + strlen(w->name) + strlen(w->version) + 2, "cuda%d", &cu) != 1 || cu < 10)
+		return false;
+	fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "jaxlib");
+	fw->cuda = arena_printf(ctx->arena, "%d", cu >= 100 ? cu / 10 : cu);
+	fw->cuda_source = "conda build string";
+	fw->gpu_build = true;
+	fw->conda_build = true;
+	return true;
 }
 
 /* ctranslate2: one wheel for CPU and GPU, whose CUDA and cuDNN majors are the release's
@@ -456,35 +475,6 @@ static bool jax_cuda_plugin(const struct py_env *env)
 	for (size_t i = 0; i < env->n_wheels; i++)
 		if (strncmp(env->wheels[i].name, "jax-cuda", 8) == 0)
 			return true;
-	return false;
-}
-
-/* conda-forge's CUDA jaxlib keeps a plain version (0.4.3) and says its CUDA only in the build
- * string of its conda-meta record, jaxlib-0.4.3-cuda112py310h4bfa4fc_201.json ("cuda112": CUDA
- * 11.2, "cuda120": 12.0). Sets fw's CUDA major from it; false for no such record (a CPU build). */
-static bool conda_cuda_build(struct cudx_ctx *ctx, const struct py_env *env, const struct py_wheel *w,
-			     struct py_framework *fw)
-{
-	if (!env->kind || strcmp(env->kind, "conda") != 0 || !w->version)
-		return false;
-	struct sysroot_dirent *ents;
-	size_t n;
-	if (sysroot_list_dir(&ctx->root, ctx->arena, path_join(ctx->arena, env->prefix, "conda-meta"), &ents, &n,
-			     20000) != 0)
-		return false;
-	const char *head = arena_printf(ctx->arena, "%s-%s-cuda", w->name, w->version);
-	size_t hl = strlen(head);
-	for (size_t i = 0; i < n; i++) {
-		int cu = 0;
-		if (strncmp(ents[i].name, head, hl) != 0 || sscanf(ents[i].name + hl, "%d", &cu) != 1 || cu < 10)
-			continue;
-		fw->pkg_dir = path_join(ctx->arena, site_of(ctx, w), "jaxlib");
-		fw->cuda = arena_printf(ctx->arena, "%d", cu >= 100 ? cu / 10 : cu);
-		fw->cuda_source = "conda build string";
-		fw->gpu_build = true;
-		fw->conda_build = true;
-		return true;
-	}
 	return false;
 }
 

@@ -226,15 +226,15 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 		}
 	}
 	/* the CUDA the driver supports against the runtime's, as a framework prints both (PaddlePaddle's
-	 * "Driver API Version: 11.2, Runtime API Version: 11.6"): the driver is too old exactly when the
-	 * first is the lower */
+	 * "Driver API Version: 11.2, Runtime API Version: 11.6"): the driver is too old when the first is
+	 * the lower, but for a lower minor of a major with minor-version compatibility (kb) */
 	const struct explain_fact *dcuda = version_of(m, "driver-cuda", NULL), *rt = version_of(m, "cuda", "runtime");
 	const struct explain_cause_def *too_old = explain_cause_lookup(cat, "driver-too-old");
 	struct version vdc, vrt;
 	if (dcuda && rt && too_old && version_parse(dcuda->value, &vdc) && version_parse(rt->value, &vrt)) {
-		/* from CUDA 11 a driver of the same major runs a newer minor (minor-version compatibility) */
 		bool lower = version_cmp_parts(&vdc, &vrt, 2) < 0;
-		bool older = vdc.part[0] < vrt.part[0] || (vrt.part[0] < 11 && lower);
+		bool minor_compat = kb_minor_compat_floor(vrt.part[0], OS_LINUX, NULL) != NULL;
+		bool older = vdc.part[0] < vrt.part[0] || (!minor_compat && lower);
 		for (size_t i = 0; i < t->n; i++) {
 			if (t->v[i].cause != too_old)
 				continue; /* a banner adds no cause: it weighs the message's own */
