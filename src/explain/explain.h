@@ -285,6 +285,9 @@ void explain_line_facts(struct explain_reader *r, struct span line, struct span 
  * over two lines): the same as explain_line_facts, but it stays one line of the reader's history. */
 void explain_line_facts_joined(struct explain_reader *r, struct span line, struct span lc, size_t line_no,
 			       struct explain_linefacts *out);
+/* Whether the line just read held a code's text that counts only next to its API's name
+ * ("invalid device symbol" without CUDA): the next line may name it ("kernel.cu:120"). */
+bool explain_line_wants_api_word(const struct explain_reader *r);
 /* Classify a library name (a path is reduced to its base name). */
 void explain_lib_classify(const struct explain_catalog *cat, const char *name, struct explain_lib *out);
 /* The length of the family word in a name made from it ("cublas library not found" is read as

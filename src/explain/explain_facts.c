@@ -31,6 +31,7 @@ struct explain_reader {
 	struct tok *toks; /* max_toks of them: a line of n bytes has at most n / 2 + 1 words */
 	size_t n_toks, max_toks;
 	unsigned hints;
+	bool wants_api_word; /* a text was refused for want of its API's name on the line */
 	/* the hints of the lines before: a block "CUDA Error:" / "File: ..." / "Error text: ..." */
 	unsigned near_hints[NEAR_LINES];
 	uint64_t pairs[4096 / 64];
@@ -102,6 +103,9 @@ static void find_hints(struct explain_reader *L)
 		{ "nvidia", H_GPU },     { "thcudacheck", H_CUDA },     { "optix", H_OPTIX },
 		{ "cufft", H_MATH | H_CUDA }, { "curand", H_MATH | H_CUDA }, { "cusolver", H_MATH | H_CUDA },
 		{ "cusparse", H_MATH | H_CUDA },
+		/* a CUDA source file where the error was raised: "kernel.cu:120", "ops.cuh(88)" */
+		{ ".cu:", H_CUDA },      { ".cu(", H_CUDA },            { ".cuh:", H_CUDA },
+		{ ".cuh(", H_CUDA },
 	};
 	L->hints = 0;
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -884,7 +888,14 @@ static void read_texts(struct explain_reader *L)
 		}
 		if (best)
 			add_code(L, best->code, "text", (const char *)L->line.p + at, d->len);
+		else
+			L->wants_api_word = true;
 	}
+}
+
+bool explain_line_wants_api_word(const struct explain_reader *L)
+{
+	return L->wants_api_word;
 }
 
 /* Words that announce an API code. Not "errno": a POSIX errno ("[Errno 2] No such file or directory:
@@ -1393,6 +1404,7 @@ static void read_line(struct explain_reader *L, struct span line, struct span lc
 	L->lc = lc;
 	L->line_no = line_no;
 	L->out = out;
+	L->wants_api_word = false;
 	tokenize(L);
 	pairs_of(L);
 	find_hints(L);

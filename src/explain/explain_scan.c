@@ -270,8 +270,8 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	for (size_t i = 0; i < RING; i++)
 		ring[i].line_no = 0;
 	struct explain_reader *reader = explain_reader_new(a, cat, max_line);
-	/* the line before, kept while it said nothing and ends open; both lines joined when this one
-	 * says nothing either */
+	/* the line before, kept while it said nothing and ends open (or held a code's text that needs
+	 * its API named); both lines joined when this one says nothing either */
 	char *prev = arena_alloc_uninit(a, max_line + 1), *prev_lc = arena_alloc_uninit(a, max_line + 1);
 	char *both = arena_alloc_uninit(a, max_line + 1), *both_lc = arena_alloc_uninit(a, max_line + 1);
 	size_t prev_k = 0;
@@ -299,6 +299,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		if (k == 0)
 			continue;
 		explain_line_facts(reader, span_make(norm, k), span_make(lc, k), out->lines, lf);
+		bool wants_api_word = explain_line_wants_api_word(reader);
 		struct span shown = span_make(norm, k);
 		if (!has_primary(lf) && open_k && open_k + 1 + k <= max_line) {
 			memcpy(both, prev, open_k);
@@ -317,7 +318,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 			else
 				*lf = *alone;
 		}
-		if (!has_primary(lf) && ends_open(lc, k)) {
+		if (!has_primary(lf) && (ends_open(lc, k) || wants_api_word)) {
 			memcpy(prev, norm, k);
 			memcpy(prev_lc, lc, k);
 			prev_k = k;

@@ -536,6 +536,9 @@ static const struct {
 	{ "kube-system   nvidia-device-plugin-daemonset-7xk2p   0/1   CrashLoopBackOff   5   4m", "container-toolkit-missing" },
 	/* a device symbol missing: the module without code for this GPU did not load */
 	{ "Cuda error in func 'scrypt_init' at line 212 : invalid device symbol.", "no-kernel-image" },
+	/* a CUDA source file's name is a CUDA word: the short text counts next to it */
+	{ "src/kernels/reduce.cu:120 invalid device symbol", "no-kernel-image" },
+	{ "invalid device symbol\nsrc/kernels/reduce.cuh(88): here", "no-kernel-image" },
 	{ "render.cpp:88 Optix Error: 'Unsupported ABI version'", "driver-too-old" },
 	{ "/usr/bin/ld: /opt/cuda/lib64/libcufft.so: file not recognized: File truncated", "lib-damaged" },
 	/* a code in a message about a DLL: the Windows loader's causes */
