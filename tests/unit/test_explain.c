@@ -1971,6 +1971,28 @@ static const struct form_case set46_forms[] = {
 	{ "failed to get libraries for driver version: failed to locate libcuda.so.550.54.14: pattern libcuda.so.550.54.14 not found", "no-driver" },
 };
 
+static const struct form_case set47_48_forms[] = {
+	/* bitsandbytes without a native library for the CUDA it detected, in both wordings; above its
+	 * CPU fallback's sentence */
+	{ "WARNING:bitsandbytes.cextension:Could not find the bitsandbytes CUDA binary at PosixPath('/venv/lib/python3.11/site-packages/bitsandbytes/libbitsandbytes_cuda130.so')\n"
+	  "WARNING:bitsandbytes.cextension:The installed version of bitsandbytes was compiled without GPU support.",
+	  "framework-lib-missing" },
+	{ "CUDA SETUP: Required library version not found: libbitsandbytes_cuda124.so. Maybe you need to compile it from source?", "framework-lib-missing" },
+	/* containerd's CRI without the nvidia runtime handler */
+	{ "Warning  FailedCreatePodSandBox  kubelet  Failed to create pod sandbox: failed to get sandbox runtime: no runtime for \"nvidia\" is configured", "container-toolkit-missing" },
+	/* ldconfig skipping an empty file where a driver library should be */
+	{ "/sbin/ldconfig.real: File /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 is empty, not checked.", "lib-damaged" },
+	/* a program linked against LibTorch started without libtorch's directory on its path: not a
+	 * CPU-only torch, which Python's import of an extension reports */
+	{ "./build/infer: error while loading shared libraries: libc10_cuda.so: cannot open shared object file: No such file or directory", "lib-not-found" },
+	{ "ImportError: libc10_cuda.so: cannot open shared object file: No such file or directory", "torch-cpu-build" },
+	/* the NVIDIA module's sources failing to compile for the kernel, and Nix's wording of it */
+	{ "  nvidia-uvm/uvm_va_range.c:412:17: error: implicit declaration of function 'vm_flags_set'", "no-driver" },
+	{ "error: builder for '/nix/store/abc123-nvidia-x11-550.78-6.10.drv' failed with exit code 2;", "no-driver" },
+	/* text-embeddings-inference built for another compute capability */
+	{ "Error: Could not start backend: Runtime compute cap 86 is not compatible with compile time compute cap 90", "framework-gpu-arch" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2109,6 +2131,12 @@ static void test_set46_forms(void **state)
 	expect_first_findings(set46_forms, sizeof set46_forms / sizeof set46_forms[0]);
 }
 
+static void test_set47_48_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set47_48_forms, sizeof set47_48_forms / sizeof set47_48_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2220,6 +2248,7 @@ int main(void)
 		cmocka_unit_test(test_set44_forms),
 		cmocka_unit_test(test_set45_forms),
 		cmocka_unit_test(test_set46_forms),
+		cmocka_unit_test(test_set47_48_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
