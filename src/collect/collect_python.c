@@ -24,6 +24,7 @@ void py_collect(struct cudx_ctx *ctx, struct inventory *inv, struct python_inven
 			inventory_add_lib_dir(ctx, inv, path_join(ctx->arena, env->prefix, "lib"),
 					      arena_printf(ctx->arena, "conda env %s", env->prefix), NULL);
 		py_read_frameworks(ctx, inv, env);
+		py_read_bnb(ctx, env);
 	}
 }
 

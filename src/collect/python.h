@@ -78,6 +78,17 @@ struct py_framework {
 	const char *problem;   /* what could not be read ("torch/version.py: cuda = <expression>") */
 };
 
+/* bitsandbytes (0.43 and later) loads libbitsandbytes_cuda<torch's CUDA, no dot> from its package
+ * directory (BNB_CUDA_VERSION names another) and falls back to its CPU library when that file is
+ * missing (bitsandbytes/cextension.py). */
+struct py_bnb {
+	const char *version;
+	const char *pkg_dir;
+	const char **cuda_libs; /* its libbitsandbytes_cuda* files ("libbitsandbytes_cuda121.so") */
+	size_t n_cuda_libs;
+	const char *problem;    /* the package directory could not be listed */
+};
+
 struct py_env {
 	const char *prefix;    /* "/home/u/venv" or "/usr" */
 	const char *kind;      /* "venv", "conda", "system", "user", "explicit" */
@@ -91,6 +102,7 @@ struct py_env {
 	size_t n_wheels;
 	struct py_framework *fws;
 	size_t n_fws;
+	const struct py_bnb *bnb; /* bitsandbytes, when installed */
 	const char *problem;   /* unreadable prefix, ... */
 	size_t cap_site, cap_wheels, cap_fws;
 };
@@ -112,6 +124,8 @@ void py_find_envs(struct cudx_ctx *ctx, struct python_inventory *py);
 void py_scan_site(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env, const char *site);
 /* Framework details (python_fw.c) */
 void py_read_frameworks(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env);
+/* bitsandbytes' native libraries (python_bnb.c) */
+void py_read_bnb(struct cudx_ctx *ctx, struct py_env *env);
 /* Library resolution (python_libs.c) */
 void py_resolve_libs(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *env,
 		     struct py_framework *fw);

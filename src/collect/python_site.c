@@ -12,12 +12,13 @@
 #define PY_MAX_WHEEL_LIBS 256
 
 /* Distributions worth reading: frameworks (PaddlePaddle among them), NVIDIA wheels, and the cuda-* ones (the cuda-toolkit
- * meta-package, cuda-bindings): the same prefixes a framework's Requires-Dist is checked for. */
+ * meta-package, cuda-bindings): the same prefixes a framework's Requires-Dist is checked for;
+ * bitsandbytes, whose native library follows torch's CUDA. */
 static bool interesting(const char *name)
 {
 	static const char *const prefixes[] = { "nvidia-", "torch", "tensorflow", "tf-nightly",
 						"jax", "onnxruntime", "cupy-cuda", "cuda-", "paddlepaddle",
-						"ctranslate2" };
+						"ctranslate2", "bitsandbytes" };
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
 		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;

@@ -2,6 +2,7 @@
  * A torch wheel's CUDA differing from the local toolkit is normal (pip wheels bring their own
  * runtime) and is not a finding; only nvcc-framework-mismatch mentions it, as info, for people
  * building extensions. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "diag/rule.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
+#include "sys/envsnap.h"
 
 static const char *env_label(const struct py_env *e)
 {
@@ -23,14 +25,20 @@ static const char *env_label(const struct py_env *e)
 			for (size_t fi_ = 0; fi_ < env->n_fws; fi_++)                   \
 				for (const struct py_framework *fw = &env->fws[fi_]; fw; fw = NULL)
 
+/* A machine with an NVIDIA GPU or driver (or one given on the command line) */
+static bool gpu_machine(const struct diag_ctx *d)
+{
+	return d->inv->n_gpus > 0 || d->inv->driver.effective_version || d->inv->driver.kernel_version ||
+	       d->ctx->opt->n_gpus || d->ctx->opt->driver;
+}
+
 /* A GPU build whose CUDA side will run here: a package for CPU and GPU alike (CTranslate2) only on a
- * machine with an NVIDIA GPU or driver (or one given on the command line). */
+ * GPU machine. */
 static bool gpu_fw(const struct diag_ctx *d, const struct py_framework *fw)
 {
 	if (!fw->gpu_build || fw->cpu_only)
 		return false;
-	return !fw->gpu_optional || d->inv->n_gpus > 0 || d->inv->driver.effective_version ||
-	       d->inv->driver.kernel_version || d->ctx->opt->n_gpus || d->ctx->opt->driver;
+	return !fw->gpu_optional || gpu_machine(d);
 }
 
 static const struct py_lib_use *lib_use(const struct py_framework *fw, const char *prefix)
@@ -166,8 +174,80 @@ static bool lib_missing(const struct py_lib_use *u)
 	return !u->resolved && !u->optional;
 }
 
+/* The CUDA build of torch in the environment, which bitsandbytes follows */
+static const struct py_framework *torch_cuda_build(const struct py_env *env)
+{
+	for (size_t i = 0; i < env->n_fws; i++) {
+		const struct py_framework *fw = &env->fws[i];
+		if (fw->kind == PY_FW_TORCH && fw->gpu_build && !fw->cpu_only && !fw->rocm && fw->cuda &&
+		    strchr(fw->cuda, '.'))
+			return fw;
+	}
+	return NULL;
+}
+
+/* bitsandbytes carries a library for "121" (libbitsandbytes_cuda121.so, or _nocublaslt for GPUs
+ * without cuBLASLt's int8 path, bitsandbytes 0.43) */
+static bool bnb_has(const struct py_bnb *b, const char *want)
+{
+	size_t n = strlen(want);
+	for (size_t i = 0; i < b->n_cuda_libs; i++) {
+		const char *v = b->cuda_libs[i] + 20; /* after "libbitsandbytes_cuda" */
+		if (strncmp(v, want, n) == 0 && (v[n] == '.' || v[n] == '_'))
+			return true;
+	}
+	return false;
+}
+
+/* bitsandbytes 0.43+ without a native library for the CUDA it asks for (torch's, or
+ * BNB_CUDA_VERSION's): it runs on its CPU library ("compiled without GPU support"). Judged only on
+ * a GPU machine: without a GPU torch.cuda.is_available() is False and bitsandbytes takes its CPU
+ * library whatever it carries. Before 0.43 it chose by the libcudart it found (not read here). */
+static void check_bnb_lib(struct diag_ctx *d, const struct rule *self)
+{
+	for (size_t e = 0; gpu_machine(d) && d->inv->python && e < d->inv->python->n_envs; e++) {
+		const struct py_env *env = &d->inv->python->envs[e];
+		const struct py_bnb *b = env->bnb;
+		const struct py_framework *torch = torch_cuda_build(env);
+		if (!b || b->problem || !b->version || version_strcmp(b->version, "0.43") < 0 || !torch)
+			continue;
+		int maj = 0, min = 0;
+		if (sscanf(torch->cuda, "%d.%d", &maj, &min) != 2)
+			continue;
+		const char *torch_want = arena_printf(d->ctx->arena, "%d%d", maj, min);
+		const char *override = envsnap_get(&d->ctx->env, "BNB_CUDA_VERSION");
+		const char *want = override && *override ? override : torch_want;
+		if (bnb_has(b, want))
+			continue;
+		struct finding *f = rule_emit(d, self, "bitsandbytes %s has no library for CUDA %s (libbitsandbytes_cuda%s)",
+					      b->version, want == torch_want ? torch->cuda : want, want);
+		finding_subject(f, b->pkg_dir);
+		finding_cause(f, "bitsandbytes loads libbitsandbytes_cuda%s from its package directory for %s; the "
+				 "file is not there, so it falls back to its CPU library (\"compiled without GPU "
+				 "support\": no 8-bit optimizers or GPU quantization).",
+			      want,
+			      want == torch_want ? arena_printf(d->ctx->arena, "torch's CUDA %s", torch->cuda)
+						 : arena_printf(d->ctx->arena, "BNB_CUDA_VERSION=%s", want));
+		const char *have = NULL;
+		for (size_t i = 0; i < b->n_cuda_libs; i++)
+			have = have ? arena_printf(d->ctx->arena, "%s, %s", have, b->cuda_libs[i]) : b->cuda_libs[i];
+		finding_evidence(f, "%s: %s", b->pkg_dir, have ? have : "no libbitsandbytes_cuda* library at all");
+		finding_evidence(f, "torch %s: CUDA %s (%s)", torch->version ? torch->version : "?", torch->cuda,
+				 torch->cuda_source ? torch->cuda_source : "?");
+		if (want != torch_want) {
+			finding_evidence(f, "BNB_CUDA_VERSION=%s in the environment", want);
+			if (bnb_has(b, torch_want))
+				finding_fix(f, "unset BNB_CUDA_VERSION   # then bitsandbytes loads the library for torch's CUDA %s",
+					    torch->cuda);
+		}
+		finding_fix(f, "pip install -U bitsandbytes   # in %s: a release with a library for CUDA %s", env->prefix,
+			    want == torch_want ? torch->cuda : want);
+	}
+}
+
 static void check_lib_missing(struct diag_ctx *d, const struct rule *self)
 {
+	check_bnb_lib(d, self);
 	FOR_EACH_FW(d, env, fw)
 	{
 		if (!gpu_fw(d, fw))

@@ -648,3 +648,47 @@ system_cudnn_on_path() {
 	check_json --driver 580.95.05 --python /home/u/conda
 	[ "$(echo "$output" | jq -r '[.findings[] | select(.id=="framework-lib-missing") | .subject] | map(select(test("/home/u/conda"))) | length')" = 0 ]
 }
+
+# bitsandbytes (0.43+) loads libbitsandbytes_cuda<torch's CUDA> from its package directory and
+# falls back to its CPU library when that file is missing. The libraries are empty stand-ins: only
+# their names matter to which one it picks.
+@test "bitsandbytes without a library for torch's CUDA: framework-lib-missing on a GPU machine, named with what it carries; BNB_CUDA_VERSION decides; none without a driver, before 0.43 or with the library" {
+	healthy_venv
+	mkpy_dist "$site" bitsandbytes 0.45.5
+	mkdir -p "$site/bitsandbytes"
+	for v in 118 121 124 126 128; do : >"$site/bitsandbytes/libbitsandbytes_cuda$v.so"; done
+	: >"$site/bitsandbytes/libbitsandbytes_cpu.so"
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-lib-missing")')
+	[[ "$(echo "$f" | jq -r .summary)" == "bitsandbytes 0.45.5 has no library for CUDA 13.0 (libbitsandbytes_cuda130)" ]]
+	[ "$(echo "$f" | jq -r .subject)" = "/home/u/venv/lib/python3.11/site-packages/bitsandbytes" ]
+	ev=$(echo "$f" | jq -r '.evidence | join("\n")')
+	[[ "$ev" == *"libbitsandbytes_cuda118.so, libbitsandbytes_cuda121.so"*"libbitsandbytes_cuda128.so"* ]]
+	[[ "$ev" == *"torch 2.9.1+cu130: CUDA 13.0 (torch/version.py)"* ]]
+	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"pip install -U bitsandbytes"*"CUDA 13.0"* ]]
+	# no driver and no GPU: torch.cuda.is_available() is False and the CPU library is what it takes
+	check_json
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# BNB_CUDA_VERSION names a library it carries: that one loads
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin BNB_CUDA_VERSION=128
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# a release with the library for torch's CUDA, but BNB_CUDA_VERSION asks for one it lacks
+	: >"$site/bitsandbytes/libbitsandbytes_cuda130.so"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin BNB_CUDA_VERSION=122
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-lib-missing")')
+	[[ "$(echo "$f" | jq -r .summary)" == *"no library for CUDA 122 (libbitsandbytes_cuda122)"* ]]
+	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"unset BNB_CUDA_VERSION"* ]]
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	# before 0.43 bitsandbytes chose by the libcudart it found, which this rule does not read
+	rm "$site/bitsandbytes/libbitsandbytes_cuda130.so"
+	rm -r "$site"/bitsandbytes-0.45.5.dist-info
+	mkpy_dist "$site" bitsandbytes 0.41.1
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "" ]
+}
