@@ -398,10 +398,14 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 						 f->pattern->source));
 		}
 	}
-	/* the environment the log shows strengthens the causes the messages already have */
+	/* the environment the log shows strengthens the causes the messages already have, each hint
+	 * once however many lines show it */
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
-		for (size_t k = 0; f->kind == EXF_HINT && k < f->pattern->n_causes; k++)
+		bool again = false;
+		for (size_t j = 0; j < i && !again; j++)
+			again = m->facts[j].kind == EXF_HINT && m->facts[j].pattern == f->pattern;
+		for (size_t k = 0; f->kind == EXF_HINT && !again && k < f->pattern->n_causes; k++)
 			for (size_t j = 0; j < t->n; j++)
 				if (t->v[j].cause == f->pattern->causes[k]) {
 					t->v[j].score += f->pattern->weight / 100.0;

@@ -1989,6 +1989,11 @@ static const struct form_case set47_48_forms[] = {
 	/* the NVIDIA module's sources failing to compile for the kernel, and Nix's wording of it */
 	{ "  nvidia-uvm/uvm_va_range.c:412:17: error: implicit declaration of function 'vm_flags_set'", "no-driver" },
 	{ "error: builder for '/nix/store/abc123-nvidia-x11-550.78-6.10.drv' failed with exit code 2;", "no-driver" },
+	/* an NVIDIA program a shell cannot run on a musl system (its glibc interpreter is missing); the
+	 * log's docker words count once, however many lines show them */
+	{ "$ docker ps\n$ docker info\n$ docker version\nHost: Alpine Linux 3.19\n-bash: /usr/bin/nvidia-ctk: No such file or directory",
+	  "glibc-on-musl" },
+	{ "-bash: /usr/bin/nvidia-ctk: No such file or directory", "container-toolkit-missing" },
 	/* text-embeddings-inference built for another compute capability */
 	{ "Error: Could not start backend: Runtime compute cap 86 is not compatible with compile time compute cap 90", "framework-gpu-arch" },
 };
