@@ -119,6 +119,7 @@ static void read_elf(struct cudx_ctx *ctx, struct inventory *inv, struct lib_fil
 		inventory_note(ctx, inv, l->path, "cannot read: %s", strerror(err));
 		return;
 	}
+	l->size = (long long)m.data.n;
 	struct elf_info info;
 	const char *why = NULL;
 	if (elf_parse(m.data, ctx->arena, &info, &why)) {

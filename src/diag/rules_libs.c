@@ -1,4 +1,5 @@
 /* The library family: copies of the GPU libraries that cannot work together or cannot be loaded. */
+#include <ctype.h>
 #include <string.h>
 
 #include "collect/search.h"
@@ -96,11 +97,69 @@ static void check_broken_symlink(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
+/* The real library an empty file of the same name stands in front of: a regular file beside it
+ * whose name carries a full version ("libcuda.so.515.65.01" for an empty "libcuda.so.1" or
+ * "libcuda.so"), as the NVIDIA container runtime mounts the driver's libraries. NULL when none. */
+static const struct lib_file *real_copy_beside(const struct inventory *inv, const struct lib_file *e)
+{
+	const char *so = strstr(e->name, ".so");
+	if (!so)
+		return NULL;
+	size_t stem = (size_t)(so - e->name) + 3;
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *l = &inv->libs[i];
+		const char *n = l->name;
+		if (l == e || l->size <= 0 || l->problem || !l->dir || strcmp(l->dir, e->dir) != 0 ||
+		    strncmp(n, e->name, stem) != 0 || n[stem] != '.' || !isdigit((unsigned char)n[stem + 1]) ||
+		    !strchr(n + stem + 1, '.') || strcmp(l->path, l->real_path ? l->real_path : "") != 0)
+			continue;
+		return l;
+	}
+	return NULL;
+}
+
+/* An empty file under a driver library's name in front of the real library beside it: the
+ * loader stops at the empty one ("file too short") and ldconfig will not replace it ("is not a
+ * symbolic link"). An image committed from a container that had the NVIDIA runtime's mounts
+ * carries such files (docker commit on WSL keeps its empty stand-ins). */
+static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
+{
+	for (size_t i = 0; i < d->inv->n_libs; i++) {
+		const struct lib_file *l = &d->inv->libs[i];
+		if (l->size != 0 || !l->family || strcmp(l->family, "driver") != 0 || !l->real_path ||
+		    strcmp(l->path, l->real_path) != 0)
+			continue;
+		const struct lib_file *real = real_copy_beside(d->inv, l);
+		if (!real)
+			continue;
+		struct finding *f = rule_emit(d, self, "%s is an empty file in front of the driver's %s", l->path, real->name);
+		finding_subject(f, l->path);
+		/* ldconfig makes the SONAME links (libcuda.so.1), not the development name (libcuda.so) */
+		bool soname_link = l->name[strlen(l->name) - 1] != 'o';
+		finding_cause(f, "%s is a regular file of 0 bytes where the driver's library is expected; the loader stops "
+				 "there (\"file too short\") although the real %s is beside it%s. A container image "
+				 "committed from a container that had the NVIDIA runtime's mounts (docker commit, WSL's empty "
+				 "stand-ins among them) carries such files.",
+			      l->name, real->path,
+			      soname_link ? arena_printf(d->ctx->arena,
+							 ", and ldconfig does not replace a regular file with its link "
+							 "(\"%s is not a symbolic link\")",
+							 l->path)
+					  : "");
+		finding_evidence(f, "%s: 0 bytes", l->path);
+		finding_evidence(f, "%s: %lld bytes, driver %s", real->path, real->size, real->version ? real->version : "?");
+		finding_fix(f, "remove %s from the image (rm it in the Dockerfile, or rebuild from a base without it); in a "
+			       "running container: ln -sf %s %s && ldconfig",
+			    l->path, real->name, l->path);
+	}
+}
+
 /* A library whose size differs from what its package's file list (the wheel's RECORD) says was
  * replaced or damaged after installation: copied over by hand, truncated, or written through a
  * hard link. Loading then fails in odd ways ("undefined symbol ... version libcublasLt.so.13"). */
 static void check_damaged(struct diag_ctx *d, const struct rule *self)
 {
+	check_empty_in_front(d, self);
 	for (size_t i = 0; i < d->inv->n_libs; i++) {
 		const struct lib_file *l = &d->inv->libs[i];
 		if (l->recorded_size < 0 || l->size < 0 || l->size == l->recorded_size)
@@ -146,8 +205,9 @@ static const struct rule rules[] = {
 	  .mild = SEV_WARNING, .mild_when = "the link is the unversioned development name (libfoo.so) only the linker uses" },
 	{ "lib-damaged", SEV_ERROR, check_damaged,
 	  .cause = "The library is not the file its package installed (its size differs from the package's file "
-		   "list): programs that load it fail with missing symbols or crash.",
-	  .fix = "reinstall the package that owns it" },
+		   "list, or an empty file stands under its name): programs that load it fail with missing symbols, "
+		   "\"file too short\", or crash.",
+	  .fix = "reinstall the package that owns it, or remove the empty file" },
 };
 
 RULE_FAMILY(rules_libs, "libs", rules);

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "explain/explain_loader.h"
 #include "fmt/version.h"
@@ -313,6 +314,36 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 #endif
 
 #ifdef EXPLAIN_HAVE_LOADER
+/* A real copy of an empty placeholder's library beside it, under the name with the full version
+ * (libcuda.so.515.65.01 beside an empty libcuda.so.1): what the NVIDIA runtime mounts, so it ran,
+ * and the placeholder is a file the image itself carries (a container committed with the
+ * runtime's mounts, WSL's empty stand-ins), which ldconfig leaves alone ("is not a symbolic
+ * link"). NULL when none. */
+static const char *mounted_beside(struct cudx_ctx *ctx, struct arena *a, const char *placeholder)
+{
+	const char *base = path_basename(placeholder);
+	const char *so = strstr(base, ".so");
+	if (!so)
+		return NULL;
+	size_t stem = (size_t)(so - base) + 3; /* "libcuda.so", also for the unversioned name */
+	struct sysroot_dirent *ents = NULL;
+	size_t n = 0;
+	const char *dir = path_dirname(a, placeholder);
+	if (sysroot_list_dir(&ctx->root, a, dir, &ents, &n, 4096) != 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = ents[i].name;
+		if (strlen(name) <= stem + 1 || strncmp(name, base, stem) != 0 || name[stem] != '.' ||
+		    !isdigit((unsigned char)name[stem + 1]) || !strchr(name + stem + 1, '.') || strcmp(name, base) == 0)
+			continue;
+		const char *path = path_join(a, dir, name);
+		struct stat st;
+		if (sysroot_stat(&ctx->root, path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+			return path;
+	}
+	return NULL;
+}
+
 static void resolve(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
 {
 	struct cudx_ctx *ctx = cookie;
@@ -345,6 +376,8 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 	for (size_t i = 0; !r->path && i < r->n_cands && !out->placeholder; i++)
 		if (r->cands[i].empty)
 			out->placeholder = r->cands[i].path;
+	if (out->placeholder)
+		out->placeholder_shadows = mounted_beside(ctx, a, out->placeholder);
 	if (r->path && r->how == LOADER_HOW_LD_LIBRARY_PATH) {
 		/* the same search without the environment: a directory LD_LIBRARY_PATH names may also
 		 * be a default one or in ld.so.cache */

@@ -721,6 +721,24 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	/* in a container, the wanted name is an empty file where the NVIDIA runtime binds the host's
 	 * library (the image was built or committed with the runtime's mounts; Jetson images keep such
 	 * placeholders): the container ran without the runtime */
+	if (strcmp(fid, "container-no-gpu") == 0 && res->available && res->placeholder && res->placeholder_shadows &&
+	    m->inv->system.container) {
+		*why = arena_printf(a, "the NVIDIA runtime did run: it mounted %s beside the empty %s", res->placeholder_shadows,
+				    res->placeholder);
+		return SUPPORT_CONTRADICTS;
+	}
+	if (strcmp(fid, "lib-damaged") == 0 && res->available && res->placeholder && res->placeholder_shadows) {
+		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
+			 arena_printf(a, "the search for %s stops at %s, an empty file that shadows %s beside it (the "
+					 "library the NVIDIA runtime mounted; ldconfig leaves a regular file of the name alone)",
+				      lib ? lib : "the library", res->placeholder, res->placeholder_shadows));
+		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix,
+			 arena_printf(a, "remove the empty %s from the image (it came from a container committed with the "
+					 "runtime's mounts, or WSL's stand-ins) and rebuild it; in a running container: "
+					 "ln -sf %s %s && ldconfig",
+				      res->placeholder, path_basename(res->placeholder_shadows), res->placeholder));
+		return SUPPORT_CONFIRMS;
+	}
 	if (strcmp(fid, "container-no-gpu") == 0 && res->available && res->placeholder && m->inv->system.container) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 			 arena_printf(a, "the search for %s stops at %s, an empty file: the mount point the NVIDIA "
@@ -1291,7 +1309,10 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		if (res.dangling)
 			add_resolution_cause(a, m, r, &res, rank, "lib-broken-link",
 					     "the loader's search for the library the message names met a dangling link");
-		if (res.placeholder && machine && m->inv->system.container)
+		if (res.placeholder && res.placeholder_shadows)
+			add_resolution_cause(a, m, r, &res, rank, "lib-damaged",
+					     "the library the message names is an empty file in front of the real one");
+		else if (res.placeholder && machine && m->inv->system.container)
 			add_resolution_cause(a, m, r, &res, rank, "container-no-gpu",
 					     "in this container the library the message names is an empty file");
 	}

@@ -939,3 +939,32 @@ hgx_a100() {
 	has_finding lib-wrong-major
 	py 'print(next(f["summary"] for f in r["findings"] if f["id"]=="lib-wrong-major"))' | grep -q "libcublas.so.9.0 is wanted but only libcublas.so.9.1 (SONAME libcublas.so.9.1) exists"
 }
+
+# An image committed from a container that had the NVIDIA runtime's mounts carries empty files under
+# the driver's names (WSL's stand-ins): on a host whose runtime mounts the real libcuda.so.VERSION
+# beside them, the loader stops at the empty libcuda.so.1. The real 535 libcuda is placed as the
+# runtime mounts it (by its full name, in the library directory).
+@test "in a container, an empty libcuda.so.1 in front of the mounted libcuda.so.VERSION: lib-damaged in check and explain, not a container started without the GPU" {
+	install_driver_535
+	local lib="/$MULTIARCH"
+	touch "$root/.dockerenv"
+	rm -f "$root/$lib/libcuda.so.1"
+	cp "$root/$lib/nvidia/current/libcuda.so.535.309.01" "$root/$lib/libcuda.so.535.309.01"
+	: >"$root/$lib/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	has_finding lib-damaged
+	f=$(jq -c '.findings[] | select(.id=="lib-damaged")' <<<"$output")
+	[ "$(jq -r .subject <<<"$f")" = "$lib/libcuda.so.1" ]
+	[[ "$(jq -r '.evidence | join("\n")' <<<"$f")" == *"$lib/libcuda.so.535.309.01"*"driver 535.309.01"* ]]
+	[[ "$(jq -r '.fix | join("\n")' <<<"$f")" == *"ln -sf libcuda.so.535.309.01 $lib/libcuda.so.1"* ]]
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "lib-damaged high" ]
+	[ "$(jq -r '[.causes[] | select(.id=="container-no-gpu" and .confidence!="ruled-out")] | length' <<<"$output")" = 0 ]
+	# the empty file alone, without the real library beside it, is the mount point of a runtime that
+	# did not run: no damaged library, and explain says the container lacks the GPU
+	rm "$root/$lib/libcuda.so.535.309.01"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding lib-damaged
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = "container-no-gpu" ]
+}
