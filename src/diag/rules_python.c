@@ -96,21 +96,29 @@ static const char *driver_version(const struct diag_ctx *d, const struct py_fram
 	return NULL;
 }
 
+/* The least driver the framework's CUDA major runs on, when the driver seen is older (else NULL) */
+static const char *driver_floor_unmet(const struct diag_ctx *d, const struct py_framework *fw, const char **drv,
+				      const char **src, struct kb_fact *fact)
+{
+	*drv = fw->cuda ? driver_version(d, fw, src) : NULL;
+	if (!*drv)
+		return NULL;
+	const char *floor = kb_minor_compat_floor(atoi(fw->cuda), d->ctx->os, fact);
+	return floor && version_strcmp(*drv, floor) < 0 ? floor : NULL;
+}
+
 static void check_driver(struct diag_ctx *d, const struct rule *self)
 {
 	FOR_EACH_FW(d, env, fw)
 	{
 		if (!gpu_fw(d, fw) || !fw->cuda)
 			continue;
-		const char *src;
-		const char *drv = driver_version(d, fw, &src);
-		if (!drv)
+		const char *src = NULL, *drv = NULL;
+		struct kb_fact fact = { 0 };
+		const char *floor = driver_floor_unmet(d, fw, &drv, &src, &fact);
+		if (!floor)
 			continue;
 		int major = atoi(fw->cuda);
-		struct kb_fact fact = { 0 };
-		const char *floor = kb_minor_compat_floor(major, d->ctx->os, &fact);
-		if (!floor || version_strcmp(drv, floor) >= 0)
-			continue;
 		struct finding *f = rule_emit(d, self, "%s %s needs driver >= %s (CUDA %d); the driver is %s",
 					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
 					      floor, major, drv);
@@ -186,22 +194,56 @@ static const struct py_framework *torch_cuda_build(const struct py_env *env)
 	return NULL;
 }
 
-/* bitsandbytes carries a library for "121" (libbitsandbytes_cuda121.so, or _nocublaslt for GPUs
- * without cuBLASLt's int8 path, bitsandbytes 0.43) */
-static bool bnb_has(const struct py_bnb *b, const char *want)
+/* Every GPU seen is below compute capability 7.5: bitsandbytes 0.43-0.44 then loads the
+ * _nocublaslt variant of its library (no cuBLASLt int8 path there) */
+static bool gpus_below_turing(const struct diag_ctx *d)
 {
+	if (!d->inv->n_gpus)
+		return false;
+	for (size_t i = 0; i < d->inv->n_gpus; i++)
+		if (d->inv->gpus[i].cc_major * 10 + d->inv->gpus[i].cc_minor >= 75 || !d->inv->gpus[i].cc_major)
+			return false;
+	return true;
+}
+
+/* bitsandbytes carries the library it will load for "121": libbitsandbytes_cuda121.so / .dll, or
+ * its _nocublaslt variant where that is the one it picks */
+static bool bnb_has(const struct diag_ctx *d, const struct py_bnb *b, const char *want)
+{
+	const char *suffix = d->ctx->os == OS_WINDOWS ? ".dll" : ".so"; /* its DYNAMIC_LIBRARY_SUFFIX */
 	size_t n = strlen(want);
 	for (size_t i = 0; i < b->n_cuda_libs; i++) {
 		const char *v = b->cuda_libs[i] + 20; /* after "libbitsandbytes_cuda" */
-		if (strncmp(v, want, n) == 0 && (v[n] == '.' || v[n] == '_'))
+		if (strncmp(v, want, n) != 0)
+			continue;
+		if (strcmp(v + n, suffix) == 0 ||
+		    (strncmp(v + n, "_nocublaslt", 11) == 0 && strcmp(v + n + 11, suffix) == 0 && gpus_below_turing(d)))
 			return true;
 	}
 	return false;
 }
 
+/* The newest library of torch's CUDA major below its minor ("128" under 12.9): what
+ * BNB_CUDA_VERSION can name instead (a library of an older minor runs on the newer runtime of its
+ * major); NULL when none */
+static const char *bnb_same_major(struct arena *a, const struct py_bnb *b, int maj, int min)
+{
+	int best = -1;
+	for (size_t i = 0; i < b->n_cuda_libs; i++) {
+		const char *v = b->cuda_libs[i] + 20;
+		char *end = NULL;
+		long code = strtol(v, &end, 10);
+		if (end == v || (*end != '.' && *end != '_') || code / 10 != maj || code % 10 >= min)
+			continue;
+		if (code % 10 > best)
+			best = (int)(code % 10);
+	}
+	return best < 0 ? NULL : arena_printf(a, "%d%d", maj, best);
+}
+
 /* bitsandbytes 0.43+ without a native library for the CUDA it asks for (torch's, or
- * BNB_CUDA_VERSION's): it runs on its CPU library ("compiled without GPU support"). Judged only on
- * a GPU machine: without a GPU torch.cuda.is_available() is False and bitsandbytes takes its CPU
+ * BNB_CUDA_VERSION's): it cannot use the GPU. Judged only on a GPU machine whose driver runs
+ * torch's CUDA: otherwise torch.cuda.is_available() is False and bitsandbytes takes its CPU
  * library whatever it carries. Before 0.43 it chose by the libcudart it found (not read here). */
 static void check_bnb_lib(struct diag_ctx *d, const struct rule *self)
 {
@@ -211,37 +253,48 @@ static void check_bnb_lib(struct diag_ctx *d, const struct rule *self)
 		const struct py_framework *torch = torch_cuda_build(env);
 		if (!b || b->problem || !b->version || version_strcmp(b->version, "0.43") < 0 || !torch)
 			continue;
+		const char *drv = NULL, *src = NULL;
+		struct kb_fact fact = { 0 };
+		if (driver_floor_unmet(d, torch, &drv, &src, &fact)) /* framework-driver-too-old says why */
+			continue;
 		int maj = 0, min = 0;
 		if (sscanf(torch->cuda, "%d.%d", &maj, &min) != 2)
 			continue;
 		const char *torch_want = arena_printf(d->ctx->arena, "%d%d", maj, min);
 		const char *override = envsnap_get(&d->ctx->env, "BNB_CUDA_VERSION");
-		const char *want = override && *override ? override : torch_want;
-		if (bnb_has(b, want))
+		bool by_override = override && *override && strcmp(override, torch_want) != 0;
+		const char *want = by_override ? override : torch_want;
+		if (bnb_has(d, b, want))
 			continue;
 		struct finding *f = rule_emit(d, self, "bitsandbytes %s has no library for CUDA %s (libbitsandbytes_cuda%s)",
-					      b->version, want == torch_want ? torch->cuda : want, want);
+					      b->version, by_override ? want : torch->cuda, want);
 		finding_subject(f, b->pkg_dir);
 		finding_cause(f, "bitsandbytes loads libbitsandbytes_cuda%s from its package directory for %s; the "
-				 "file is not there, so it falls back to its CPU library (\"compiled without GPU "
-				 "support\": no 8-bit optimizers or GPU quantization).",
+				 "file is not there, so it cannot use the GPU: depending on the release it falls back to "
+				 "its CPU library (\"compiled without GPU support\") or stops with \"Configured CUDA "
+				 "binary not found\" (no 8-bit optimizers or GPU quantization either way).",
 			      want,
-			      want == torch_want ? arena_printf(d->ctx->arena, "torch's CUDA %s", torch->cuda)
-						 : arena_printf(d->ctx->arena, "BNB_CUDA_VERSION=%s", want));
+			      by_override ? arena_printf(d->ctx->arena, "BNB_CUDA_VERSION=%s", want)
+					  : arena_printf(d->ctx->arena, "torch's CUDA %s", torch->cuda));
 		const char *have = NULL;
 		for (size_t i = 0; i < b->n_cuda_libs; i++)
 			have = have ? arena_printf(d->ctx->arena, "%s, %s", have, b->cuda_libs[i]) : b->cuda_libs[i];
 		finding_evidence(f, "%s: %s", b->pkg_dir, have ? have : "no libbitsandbytes_cuda* library at all");
 		finding_evidence(f, "torch %s: CUDA %s (%s)", torch->version ? torch->version : "?", torch->cuda,
 				 torch->cuda_source ? torch->cuda_source : "?");
-		if (want != torch_want) {
+		if (by_override) {
 			finding_evidence(f, "BNB_CUDA_VERSION=%s in the environment", want);
-			if (bnb_has(b, torch_want))
+			if (bnb_has(d, b, torch_want))
 				finding_fix(f, "unset BNB_CUDA_VERSION   # then bitsandbytes loads the library for torch's CUDA %s",
 					    torch->cuda);
 		}
 		finding_fix(f, "pip install -U bitsandbytes   # in %s: a release with a library for CUDA %s", env->prefix,
-			    want == torch_want ? torch->cuda : want);
+			    by_override ? want : torch->cuda);
+		const char *older = bnb_same_major(d->ctx->arena, b, maj, min);
+		if (older && !by_override)
+			finding_fix(f, "or export BNB_CUDA_VERSION=%s   # its library for an older CUDA %d, which runs on torch's "
+				       "CUDA %s runtime",
+				    older, maj, torch->cuda);
 	}
 }
 

@@ -89,6 +89,33 @@ static unsigned hints_near(const struct explain_reader *L)
 	return h;
 }
 
+/* A CUDA source file where a run-time error was raised ("kernel.cu:120 invalid device symbol",
+ * "ops.cuh(88)"), not a compiler's diagnostic about its source ("attn.cu:120:3: error: invalid
+ * argument type", "x.cu(12): error: ..."): what follows is then the compiler's words. */
+static bool names_cuda_source(const struct explain_reader *L)
+{
+	static const char *const ext[] = { ".cu:", ".cu(", ".cuh:", ".cuh(" };
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		size_t n = strlen(ext[i]);
+		for (long at = explain_find_lc(L->lc, 0, ext[i], n); at >= 0;
+		     at = explain_find_lc(L->lc, (size_t)at + n, ext[i], n)) {
+			const char *p = (const char *)L->lc.p + at + n, *end = (const char *)L->lc.p + L->lc.n;
+			while (p < end && (isdigit((unsigned char)*p) || *p == ':' || *p == ')' || *p == ','))
+				p++;
+			while (p < end && *p == ' ')
+				p++;
+			size_t left = (size_t)(end - p);
+			bool diagnostic = (left >= 5 && memcmp(p, "error", 5) == 0) ||
+					  (left >= 7 && memcmp(p, "warning", 7) == 0) ||
+					  (left >= 4 && memcmp(p, "note", 4) == 0) ||
+					  (left >= 11 && memcmp(p, "fatal error", 11) == 0);
+			if (!diagnostic)
+				return true;
+		}
+	}
+	return false;
+}
+
 static void find_hints(struct explain_reader *L)
 {
 	static const struct {
@@ -103,14 +130,15 @@ static void find_hints(struct explain_reader *L)
 		{ "nvidia", H_GPU },     { "thcudacheck", H_CUDA },     { "optix", H_OPTIX },
 		{ "cufft", H_MATH | H_CUDA }, { "curand", H_MATH | H_CUDA }, { "cusolver", H_MATH | H_CUDA },
 		{ "cusparse", H_MATH | H_CUDA },
-		/* a CUDA source file where the error was raised: "kernel.cu:120", "ops.cuh(88)" */
-		{ ".cu:", H_CUDA },      { ".cu(", H_CUDA },            { ".cuh:", H_CUDA },
-		{ ".cuh(", H_CUDA },
+		/* the error-check macro of the CUDA answers everyone copies: "GPUassert: %s %s %d" */
+		{ "gpuassert", H_CUDA },
 	};
 	L->hints = 0;
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (has_lc(L, words[i].s))
 			L->hints |= words[i].h;
+	if (names_cuda_source(L))
+		L->hints |= H_CUDA;
 	/* a Windows path: a drive letter, a colon and a backslash (C:\Users\...) */
 	for (size_t i = 0; i + 2 < L->lc.n && !(L->hints & H_WIN); i++)
 		if (L->lc.p[i + 1] == ':' && L->lc.p[i + 2] == '\\' && islower(L->lc.p[i]) &&

@@ -649,6 +649,11 @@ system_cudnn_on_path() {
 	[ "$(echo "$output" | jq -r '[.findings[] | select(.id=="framework-lib-missing") | .subject] | map(select(test("/home/u/conda"))) | length')" = 0 ]
 }
 
+# the findings about the bitsandbytes package (framework-lib-missing on its directory)
+bnb_findings() {
+	echo "$output" | jq '[.findings[] | select(.id=="framework-lib-missing" and (.subject | endswith("/bitsandbytes")))] | length'
+}
+
 # bitsandbytes (0.43+) loads libbitsandbytes_cuda<torch's CUDA> from its package directory and
 # falls back to its CPU library when that file is missing. The libraries are empty stand-ins: only
 # their names matter to which one it picks.
@@ -685,10 +690,49 @@ system_cudnn_on_path() {
 	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/venv PATH=/home/u/venv/bin:/usr/bin:/bin
 	check_json --driver 580.95.05
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
-	# before 0.43 bitsandbytes chose by the libcudart it found, which this rule does not read
+	# only the exact name with this system's suffix counts: not a Windows DLL, not cuda1300, and
+	# the _nocublaslt variant only where every GPU is below compute capability 7.5
 	rm "$site/bitsandbytes/libbitsandbytes_cuda130.so"
-	rm -r "$site"/bitsandbytes-0.45.5.dist-info
-	mkpy_dist "$site" bitsandbytes 0.41.1
+	: >"$site/bitsandbytes/libbitsandbytes_cuda130.dll"
+	: >"$site/bitsandbytes/libbitsandbytes_cuda1300.so"
+	: >"$site/bitsandbytes/libbitsandbytes_cuda130_nocublaslt.so"
+	check_json --driver 580.95.05 --gpu "RTX 4090"
+	[ "$(bnb_findings)" = 1 ]
+	check_json --driver 580.95.05 --gpu "Tesla P100"
+	[ "$(bnb_findings)" = 0 ]
+	rm "$site/bitsandbytes"/libbitsandbytes_cuda130*
+	# no library of torch's major below its minor: no BNB_CUDA_VERSION way out
 	check_json --driver 580.95.05
-	[ "$(echo "$output" | mkpy_ids)" = "" ]
+	[[ "$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .fix | join("\n")')" != *"BNB_CUDA_VERSION"* ]]
+	# torch for CUDA 13.1 beside a library for 13.0: BNB_CUDA_VERSION=130 is the other way out
+	: >"$site/bitsandbytes/libbitsandbytes_cuda130.so"
+	rm -r "$site"/torch-2.9.1+cu130.dist-info
+	mkpy_torch "$site" 2.10.0+cu131 13.1
+	check_json --driver 580.95.05
+	[ "$(echo "$output" | mkpy_ids)" = "framework-lib-missing" ]
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-lib-missing")')
+	[[ "$(echo "$f" | jq -r .summary)" == "bitsandbytes 0.45.5 has no library for CUDA 13.1 (libbitsandbytes_cuda131)" ]]
+	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"export BNB_CUDA_VERSION=130"* ]]
+	# a CPU-only torch: bitsandbytes never asks for a CUDA library
+	rm -r "$site"/torch-2.10.0+cu131.dist-info
+	mkpy_torch "$site" 2.10.0+cpu None
+	check_json --driver 580.95.05
+	[ "$(bnb_findings)" = 0 ]
+	rm -r "$site"/torch-2.10.0+cpu.dist-info
+	mkpy_torch "$site" 2.10.0+cu131 13.1
+	# the release boundary: 0.43.0 is judged, 0.42.0 (which chose by the libcudart it found) is not
+	rm -r "$site"/bitsandbytes-0.45.5.dist-info
+	mkpy_dist "$site" bitsandbytes 0.43.0
+	check_json --driver 580.95.05
+	[ "$(bnb_findings)" = 1 ]
+	rm -r "$site"/bitsandbytes-0.43.0.dist-info
+	mkpy_dist "$site" bitsandbytes 0.42.0
+	check_json --driver 580.95.05
+	[ "$(bnb_findings)" = 0 ]
+	# a driver too old for torch's CUDA: torch sees no GPU, and that is framework-driver-too-old's
+	rm -r "$site"/bitsandbytes-0.42.0.dist-info
+	mkpy_dist "$site" bitsandbytes 0.45.5
+	check_json --driver 535.104.05
+	[ "$(bnb_findings)" = 0 ]
+	[[ "$(echo "$output" | mkpy_ids)" == *framework-driver-too-old* ]]
 }

@@ -539,6 +539,10 @@ static const struct {
 	/* a CUDA source file's name is a CUDA word: the short text counts next to it */
 	{ "src/kernels/reduce.cu:120 invalid device symbol", "no-kernel-image" },
 	{ "invalid device symbol\nsrc/kernels/reduce.cuh(88): here", "no-kernel-image" },
+	{ "GPUassert: invalid device symbol kernel.cu 88", "no-kernel-image" },
+	/* but not a compiler's diagnostic about a CUDA source file: its words are the compiler's */
+	{ "csrc/attn.cu:120:3: error: invalid argument type 'float4' to unary expression", "not recognised" },
+	{ "x.cu(12): error: invalid argument", "not recognised" },
 	{ "render.cpp:88 Optix Error: 'Unsupported ABI version'", "driver-too-old" },
 	{ "/usr/bin/ld: /opt/cuda/lib64/libcufft.so: file not recognized: File truncated", "lib-damaged" },
 	/* a code in a message about a DLL: the Windows loader's causes */
@@ -1994,6 +1998,17 @@ static const struct form_case set47_48_forms[] = {
 	{ "$ docker ps\n$ docker info\n$ docker version\nHost: Alpine Linux 3.19\n-bash: /usr/bin/nvidia-ctk: No such file or directory",
 	  "glibc-on-musl" },
 	{ "-bash: /usr/bin/nvidia-ctk: No such file or directory", "container-toolkit-missing" },
+	{ "sh: /usr/bin/nvidia-container-cli: not found", "container-toolkit-missing" },
+	/* a driver program or a shell builtin's argument is no container tool */
+	{ "bash: cd: /opt/nvidia-hpc: No such file or directory", "not recognised" },
+	{ "bash: /usr/bin/nvidia-settings: No such file or directory", "not container-toolkit-missing" },
+	/* an Alpine stage of a multi-stage build names no musl system where the failure was */
+	{ "Step 1/8 : FROM alpine:3.19 AS fetch\nStep 5/8 : FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n/bin/sh: 1: nvidia-smi: not found", "not glibc-on-musl" },
+	{ "RuntimeError: Configured CUDA binary not found at /venv/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda132.so", "framework-lib-missing" },
+	{ "failed to get sandbox runtime: no runtime for \"nvidia-cdi\" is configured", "container-toolkit-missing" },
+	{ "/build/nvidia/os-interface.c:12:10: fatal error: linux/cc_platform.h: No such file or directory", "no-driver" },
+	{ "third_party/nvidia/nvshmem/src/host/init.c:10:3: error: unknown type name 'foo'", "not no-driver" },
+	{ "error: Cannot build '/nix/store/abc123-nvidia-x11-570.86.16-6.15.drv'.", "no-driver" },
 	/* text-embeddings-inference built for another compute capability */
 	{ "Error: Could not start backend: Runtime compute cap 86 is not compatible with compile time compute cap 90", "framework-gpu-arch" },
 };
