@@ -694,11 +694,13 @@ static bool driver_library(const char *name)
 	return k && k->family && strcmp(k->family, "driver") == 0;
 }
 
-/* A library a framework keeps beside its own modules and loads through their RUNPATH: PyTorch's
- * (torch/lib: libtorch*, libc10*), which no search by name finds on any machine. */
+/* A library a framework keeps beside its own modules and loads through their RUNPATH or by its
+ * path: PyTorch's (torch/lib: libtorch*, libc10*), bitsandbytes' native libraries (loaded from
+ * its package directory), which no search by name finds on any machine. */
 static bool framework_private(const char *lib)
 {
-	return strncmp(lib, "libtorch", 8) == 0 || strncmp(lib, "libc10", 6) == 0;
+	return strncmp(lib, "libtorch", 8) == 0 || strncmp(lib, "libc10", 6) == 0 ||
+	       strncmp(lib, "libbitsandbytes", 15) == 0;
 }
 
 /* What the loader and the inventory say about a library cause. Returns the verdict and adds the

@@ -672,6 +672,14 @@ bnb_findings() {
 	[[ "$ev" == *"libbitsandbytes_cuda118.so, libbitsandbytes_cuda121.so"*"libbitsandbytes_cuda128.so"* ]]
 	[[ "$ev" == *"torch 2.9.1+cu130: CUDA 13.0 (torch/version.py)"* ]]
 	[[ "$(echo "$f" | jq -r '.fix | join("\n")')" == *"pip install -U bitsandbytes"*"CUDA 13.0"* ]]
+	# explain on this machine: bitsandbytes' own complaint is confirmed by that finding; its library
+	# lives in its package directory, so ld.so's search finding no such name confirms no lib-not-found
+	for msg in "WARNING:bitsandbytes.cextension:Could not find the bitsandbytes CUDA binary at PosixPath('$site/bitsandbytes/libbitsandbytes_cuda130.so')" \
+		"CUDA SETUP: Required library version not found: libbitsandbytes_cuda130.so. Maybe you need to compile it from source?"; do
+		run_strict "$CUDX" explain --no-probe --root "$R" --env "$R.env" --driver 580.95.05 --json "$msg"
+		[ "$(echo "$output" | jq -r '.causes[0].id + " " + .causes[0].confidence')" = "framework-lib-missing high" ]
+		[ "$(echo "$output" | jq -r '[.causes[] | select(.id=="lib-not-found" and .confidence=="high")] | length')" = 0 ]
+	done
 	# no driver and no GPU: torch.cuda.is_available() is False and the CPU library is what it takes
 	check_json
 	[ "$(echo "$output" | mkpy_ids)" = "" ]
