@@ -97,60 +97,92 @@ static void check_broken_symlink(struct diag_ctx *d, const struct rule *self)
 	}
 }
 
-/* The real library an empty file of the same name stands in front of: a regular file beside it
- * whose name carries a full version ("libcuda.so.515.65.01" for an empty "libcuda.so.1" or
- * "libcuda.so"), as the NVIDIA container runtime mounts the driver's libraries. NULL when none. */
-static const struct lib_file *real_copy_beside(const struct inventory *inv, const struct lib_file *e)
+/* "libcuda.so.515.65.01": a driver library's name with its full version after ".so." (digits and
+ * dots, at least one dot), as the driver installs the real file and the container runtime mounts it */
+static bool full_version_name(const char *name, size_t stem)
 {
-	const char *so = strstr(e->name, ".so");
+	const char *v = name + stem;
+	if (v[0] != '.' || !isdigit((unsigned char)v[1]) || !strchr(v + 1, '.'))
+		return false;
+	return strspn(v + 1, "0123456789.") == strlen(v + 1);
+}
+
+/* The real library an empty file stands in front of: a valid library file in the same directory
+ * whose name carries a full version ("libcuda.so.515.65.01" for an empty "libcuda.so.1" or
+ * "libcuda.so"), the kernel module's version where that is known. NULL when none. */
+static const struct lib_file *real_copy_beside(const struct inventory *inv, const char *empty_path)
+{
+	const char *name = path_basename(empty_path);
+	const char *so = strstr(name, ".so");
 	if (!so)
 		return NULL;
-	size_t stem = (size_t)(so - e->name) + 3;
+	size_t stem = (size_t)(so - name) + 3, dir_len = (size_t)(name - empty_path);
+	const char *module = inv->driver.kernel_version;
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
-		const char *n = l->name;
-		if (l == e || l->size <= 0 || l->problem || !l->dir || strcmp(l->dir, e->dir) != 0 ||
-		    strncmp(n, e->name, stem) != 0 || n[stem] != '.' || !isdigit((unsigned char)n[stem + 1]) ||
-		    !strchr(n + stem + 1, '.') || strcmp(l->path, l->real_path ? l->real_path : "") != 0)
+		const char *real = l->real_path, *rn = real ? path_basename(real) : NULL;
+		if (!real || l->size <= 0 || l->problem || strncmp(real, empty_path, dir_len) != 0 ||
+		    (size_t)(rn - real) != dir_len || strncmp(rn, name, stem) != 0 || !full_version_name(rn, stem))
 			continue;
+		if (module && strcmp(rn + stem + 1, module) != 0)
+			continue; /* another release than the module: linking it would be a mismatch */
 		return l;
 	}
 	return NULL;
 }
 
-/* An empty file under a driver library's name in front of the real library beside it: the
- * loader stops at the empty one ("file too short") and ldconfig will not replace it ("is not a
- * symbolic link"). An image committed from a container that had the NVIDIA runtime's mounts
- * carries such files (docker commit on WSL keeps its empty stand-ins). */
+/* An empty file where a driver library's name leads (libcuda.so.1 itself, or the file its link
+ * points to) in front of the real library beside it: the loader stops at the empty one ("file too
+ * short"), and ldconfig does not replace a regular file under a SONAME ("is not a symbolic
+ * link"). An image committed from a container that had the NVIDIA runtime's mounts carries such
+ * files (docker commit on WSL keeps its empty stand-ins). Not in WSL's driver directory, which
+ * Windows manages. */
 static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
 {
 	for (size_t i = 0; i < d->inv->n_libs; i++) {
 		const struct lib_file *l = &d->inv->libs[i];
 		if (l->size != 0 || !l->family || strcmp(l->family, "driver") != 0 || !l->real_path ||
-		    strcmp(l->path, l->real_path) != 0)
+		    strncmp(l->real_path, "/usr/lib/wsl/", 13) == 0)
 			continue;
-		const struct lib_file *real = real_copy_beside(d->inv, l);
+		const struct lib_file *real = real_copy_beside(d->inv, l->real_path);
 		if (!real)
 			continue;
-		struct finding *f = rule_emit(d, self, "%s is an empty file in front of the driver's %s", l->path, real->name);
-		finding_subject(f, l->path);
-		/* ldconfig makes the SONAME links (libcuda.so.1), not the development name (libcuda.so) */
-		bool soname_link = l->name[strlen(l->name) - 1] != 'o';
-		finding_cause(f, "%s is a regular file of 0 bytes where the driver's library is expected; the loader stops "
-				 "there (\"file too short\") although the real %s is beside it%s. A container image "
-				 "committed from a container that had the NVIDIA runtime's mounts (docker commit, WSL's empty "
-				 "stand-ins among them) carries such files.",
-			      l->name, real->path,
-			      soname_link ? arena_printf(d->ctx->arena,
-							 ", and ldconfig does not replace a regular file with its link "
-							 "(\"%s is not a symbolic link\")",
-							 l->path)
-					  : "");
-		finding_evidence(f, "%s: 0 bytes", l->path);
-		finding_evidence(f, "%s: %lld bytes, driver %s", real->path, real->size, real->version ? real->version : "?");
-		finding_fix(f, "remove %s from the image (rm it in the Dockerfile, or rebuild from a base without it); in a "
-			       "running container: ln -sf %s %s && ldconfig",
-			    l->path, real->name, l->path);
+		/* the name the loader asks for: the empty file itself when it sits under a SONAME or the
+		 * development name, else the link that leads to it (libcuda.so.1 -> an empty
+		 * libcuda.so.470.256.02) */
+		const char *en = path_basename(l->real_path);
+		const char *so = strstr(en, ".so");
+		bool versioned_file = so && full_version_name(en, (size_t)(so - en) + 3);
+		const char *target = versioned_file ? l->path : l->real_path;
+		const char *tn = path_basename(target);
+		bool dev_name = tn[strlen(tn) - 1] == 'o'; /* libcuda.so: ldconfig makes SONAME links only */
+		const char *real_name = path_basename(real->real_path);
+		struct finding *f = rule_emit(d, self, "%s is an empty file in front of the driver's %s", l->real_path, real_name);
+		finding_subject(f, l->real_path);
+		finding_cause(f, "%s is a file of 0 bytes where the driver's library is expected; the loader stops there "
+				 "(\"file too short\") although the real %s is beside it%s. %s",
+			      versioned_file ? arena_printf(d->ctx->arena, "%s (which %s points to)", l->real_path, l->path)
+					     : l->real_path,
+			      real->real_path,
+			      !versioned_file && !dev_name
+				      ? arena_printf(d->ctx->arena,
+						     ", and ldconfig does not replace a regular file with its link (\"%s is "
+						     "not a symbolic link\")",
+						     target)
+				      : "",
+			      d->inv->system.container ? "A container image committed from a container that had the NVIDIA "
+							 "runtime's mounts (docker commit, WSL's empty stand-ins among them) "
+							 "carries such files."
+						       : "Something wrote an empty file under the name (an interrupted copy or "
+							 "install, files taken from a container image).");
+		finding_evidence(f, "%s: 0 bytes%s", l->real_path,
+				 strcmp(l->path, l->real_path) ? arena_printf(d->ctx->arena, " (reached from %s)", l->path) : "");
+		finding_evidence(f, "%s: %lld bytes, driver %s", real->real_path, real->size, real->version ? real->version : "?");
+		finding_fix(f, "%srm %s && ln -sf %s %s && ldconfig",
+			    d->inv->system.container ? "rebuild the image without it; in a running container: " : "",
+			    l->real_path, real_name, target);
+		if (dev_name) /* only the linker and a few programs' dlopen("libcuda.so") use that name */
+			finding_mild(f);
 	}
 }
 
@@ -207,7 +239,9 @@ static const struct rule rules[] = {
 	  .cause = "The library is not the file its package installed (its size differs from the package's file "
 		   "list, or an empty file stands under its name): programs that load it fail with missing symbols, "
 		   "\"file too short\", or crash.",
-	  .fix = "reinstall the package that owns it, or remove the empty file" },
+	  .fix = "reinstall the package that owns it, or remove the empty file", .mild = SEV_WARNING,
+	  .mild_when = "the empty file is only the unversioned development name (libcuda.so), which the linker and a "
+		       "few programs' dlopen use" },
 };
 
 RULE_FAMILY(rules_libs, "libs", rules);

@@ -194,8 +194,8 @@ static const struct py_framework *torch_cuda_build(const struct py_env *env)
 	return NULL;
 }
 
-/* Every GPU seen is below compute capability 7.5: bitsandbytes 0.43-0.44 then loads the
- * _nocublaslt variant of its library (no cuBLASLt int8 path there) */
+/* Every GPU seen is below compute capability 7.5: bitsandbytes 0.43-0.44 then load the
+ * _nocublaslt variant of their library (no cuBLASLt int8 path there; 0.45 dropped the variants) */
 static bool gpus_below_turing(const struct diag_ctx *d)
 {
 	if (!d->inv->n_gpus)
@@ -206,39 +206,32 @@ static bool gpus_below_turing(const struct diag_ctx *d)
 	return true;
 }
 
-/* bitsandbytes carries the library it will load for "121": libbitsandbytes_cuda121.so / .dll, or
- * its _nocublaslt variant where that is the one it picks */
+/* bitsandbytes carries the library it will load for "121": libbitsandbytes_cuda121 with this
+ * system's suffix, or its _nocublaslt variant where 0.43-0.44 pick that (every GPU below compute
+ * capability 7.5) */
 static bool bnb_has(const struct diag_ctx *d, const struct py_bnb *b, const char *want)
 {
 	const char *suffix = d->ctx->os == OS_WINDOWS ? ".dll" : ".so"; /* its DYNAMIC_LIBRARY_SUFFIX */
-	size_t n = strlen(want);
-	for (size_t i = 0; i < b->n_cuda_libs; i++) {
-		const char *v = b->cuda_libs[i] + 20; /* after "libbitsandbytes_cuda" */
-		if (strncmp(v, want, n) != 0)
-			continue;
-		if (strcmp(v + n, suffix) == 0 ||
-		    (strncmp(v + n, "_nocublaslt", 11) == 0 && strcmp(v + n + 11, suffix) == 0 && gpus_below_turing(d)))
+	bool nocublaslt = version_strcmp(b->version, "0.45") < 0 && gpus_below_turing(d);
+	const char *name = arena_printf(d->ctx->arena, "libbitsandbytes_cuda%s%s%s", want,
+					nocublaslt ? "_nocublaslt" : "", suffix);
+	for (size_t i = 0; i < b->n_cuda_libs; i++)
+		if (strcmp(b->cuda_libs[i], name) == 0)
 			return true;
-	}
 	return false;
 }
 
-/* The newest library of torch's CUDA major below its minor ("128" under 12.9): what
+/* The newest library it carries for torch's CUDA major below its minor ("128" under 12.9): what
  * BNB_CUDA_VERSION can name instead (a library of an older minor runs on the newer runtime of its
  * major); NULL when none */
-static const char *bnb_same_major(struct arena *a, const struct py_bnb *b, int maj, int min)
+static const char *bnb_same_major(const struct diag_ctx *d, const struct py_bnb *b, int maj, int min)
 {
-	int best = -1;
-	for (size_t i = 0; i < b->n_cuda_libs; i++) {
-		const char *v = b->cuda_libs[i] + 20;
-		char *end = NULL;
-		long code = strtol(v, &end, 10);
-		if (end == v || (*end != '.' && *end != '_') || code / 10 != maj || code % 10 >= min)
-			continue;
-		if (code % 10 > best)
-			best = (int)(code % 10);
+	for (int m = min - 1; m >= 0; m--) {
+		const char *code = arena_printf(d->ctx->arena, "%d%d", maj, m);
+		if (bnb_has(d, b, code))
+			return code;
 	}
-	return best < 0 ? NULL : arena_printf(a, "%d%d", maj, best);
+	return NULL;
 }
 
 /* bitsandbytes 0.43+ without a native library for the CUDA it asks for (torch's, or
@@ -290,7 +283,7 @@ static void check_bnb_lib(struct diag_ctx *d, const struct rule *self)
 		}
 		finding_fix(f, "pip install -U bitsandbytes   # in %s: a release with a library for CUDA %s", env->prefix,
 			    by_override ? want : torch->cuda);
-		const char *older = bnb_same_major(d->ctx->arena, b, maj, min);
+		const char *older = bnb_same_major(d, b, maj, min);
 		if (older && !by_override)
 			finding_fix(f, "or export BNB_CUDA_VERSION=%s   # its library for an older CUDA %d, which runs on torch's "
 				       "CUDA %s runtime",

@@ -89,9 +89,10 @@ static unsigned hints_near(const struct explain_reader *L)
 	return h;
 }
 
-/* A CUDA source file where a run-time error was raised ("kernel.cu:120 invalid device symbol",
- * "ops.cuh(88)"), not a compiler's diagnostic about its source ("attn.cu:120:3: error: invalid
- * argument type", "x.cu(12): error: ..."): what follows is then the compiler's words. */
+/* A CUDA source file where a run-time error was raised ("kernel.cu:120 invalid device symbol", a
+ * check macro's "kernel.cu:120: error: invalid device symbol", "ops.cuh(88)"), not a compiler's
+ * diagnostic about its source, which gives a column ("attn.cu:120:3: error: ...") or nvcc's
+ * "x.cu(12): error: ...": what follows is then the compiler's words. */
 static bool names_cuda_source(const struct explain_reader *L)
 {
 	static const char *const ext[] = { ".cu:", ".cu(", ".cuh:", ".cuh(" };
@@ -100,16 +101,23 @@ static bool names_cuda_source(const struct explain_reader *L)
 		for (long at = explain_find_lc(L->lc, 0, ext[i], n); at >= 0;
 		     at = explain_find_lc(L->lc, (size_t)at + n, ext[i], n)) {
 			const char *p = (const char *)L->lc.p + at + n, *end = (const char *)L->lc.p + L->lc.n;
-			while (p < end && (isdigit((unsigned char)*p) || *p == ':' || *p == ')' || *p == ','))
-				p++;
-			while (p < end && *p == ' ')
+			bool paren = ext[i][n - 1] == '(';
+			size_t numbers = 0;
+			while (p < end && isdigit((unsigned char)*p)) {
+				while (p < end && isdigit((unsigned char)*p))
+					p++;
+				numbers++;
+				if (p < end && (*p == ':' || *p == ')' || *p == ','))
+					p++;
+				while (p < end && *p == ' ')
+					p++;
+			}
+			while (p < end && (*p == ':' || *p == ' '))
 				p++;
 			size_t left = (size_t)(end - p);
-			bool diagnostic = (left >= 5 && memcmp(p, "error", 5) == 0) ||
-					  (left >= 7 && memcmp(p, "warning", 7) == 0) ||
-					  (left >= 4 && memcmp(p, "note", 4) == 0) ||
-					  (left >= 11 && memcmp(p, "fatal error", 11) == 0);
-			if (!diagnostic)
+			bool words = (left >= 5 && memcmp(p, "error", 5) == 0) || (left >= 7 && memcmp(p, "warning", 7) == 0) ||
+				     (left >= 4 && memcmp(p, "note", 4) == 0) || (left >= 11 && memcmp(p, "fatal error", 11) == 0);
+			if (!(words && (paren || numbers >= 2)))
 				return true;
 		}
 	}

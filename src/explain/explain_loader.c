@@ -329,16 +329,22 @@ static const char *mounted_beside(struct cudx_ctx *ctx, struct arena *a, const c
 	struct sysroot_dirent *ents = NULL;
 	size_t n = 0;
 	const char *dir = path_dirname(a, placeholder);
-	if (sysroot_list_dir(&ctx->root, a, dir, &ents, &n, 4096) != 0)
+	if (sysroot_list_dir(&ctx->root, a, dir, &ents, &n, 50000) != 0) /* check's limit for a library dir */
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = ents[i].name;
+		const char *name = ents[i].name, *v = name + stem + 1;
+		/* the full version: digits and dots after ".so.", at least one dot (not "libcuda.so.1.bak") */
 		if (strlen(name) <= stem + 1 || strncmp(name, base, stem) != 0 || name[stem] != '.' ||
-		    !isdigit((unsigned char)name[stem + 1]) || !strchr(name + stem + 1, '.') || strcmp(name, base) == 0)
+		    !isdigit((unsigned char)*v) || !strchr(v, '.') || strspn(v, "0123456789.") != strlen(v) ||
+		    strcmp(name, base) == 0)
 			continue;
 		const char *path = path_join(a, dir, name);
-		struct stat st;
-		if (sysroot_stat(&ctx->root, path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		struct mapped_file mf;
+		if (sysroot_map(&ctx->root, path, &mf) != 0)
+			continue;
+		bool elf = mf.data.n >= 4 && memcmp(mf.data.p, "\x7f" "ELF", 4) == 0;
+		sysroot_unmap(&mf);
+		if (elf)
 			return path;
 	}
 	return NULL;

@@ -703,6 +703,19 @@ static bool framework_private(const char *lib)
 	       strncmp(lib, "libbitsandbytes", 15) == 0;
 }
 
+/* The real library beside an empty placeholder (explain_loader.c) when it is of the kernel
+ * module's release, or the module is not known: linking the name to another release would make a
+ * mismatch, so such a copy is not the answer */
+static const char *placeholder_shadows(const struct explain_machine *m, const struct explain_resolution *res)
+{
+	const char *real = res->placeholder ? res->placeholder_shadows : NULL;
+	const char *module = m->inv->driver.kernel_version;
+	if (!real || !module)
+		return real;
+	const char *so = strstr(path_basename(real), ".so.");
+	return so && strcmp(so + 4, module) == 0 ? real : NULL;
+}
+
 /* What the loader and the inventory say about a library cause. Returns the verdict and adds the
  * evidence (or sets *why when contradicted). */
 static enum support library_support(struct arena *a, const struct explain_machine *m,
@@ -723,22 +736,24 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	/* in a container, the wanted name is an empty file where the NVIDIA runtime binds the host's
 	 * library (the image was built or committed with the runtime's mounts; Jetson images keep such
 	 * placeholders): the container ran without the runtime */
-	if (strcmp(fid, "container-no-gpu") == 0 && res->available && res->placeholder && res->placeholder_shadows &&
-	    m->inv->system.container) {
-		*why = arena_printf(a, "the NVIDIA runtime did run: it mounted %s beside the empty %s", res->placeholder_shadows,
-				    res->placeholder);
+	const char *shadowed = res->available ? placeholder_shadows(m, res) : NULL;
+	/* the runtime ran where the kernel module shows in the container beside the library it mounted */
+	if (strcmp(fid, "container-no-gpu") == 0 && shadowed && m->inv->system.container && m->inv->driver.kernel_version) {
+		*why = arena_printf(a, "the NVIDIA runtime did run: the kernel module shows, and %s is beside the empty %s",
+				    shadowed, res->placeholder);
 		return SUPPORT_CONTRADICTS;
 	}
-	if (strcmp(fid, "lib-damaged") == 0 && res->available && res->placeholder && res->placeholder_shadows) {
+	if (strcmp(fid, "lib-damaged") == 0 && shadowed) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-			 arena_printf(a, "the search for %s stops at %s, an empty file that shadows %s beside it (the "
-					 "library the NVIDIA runtime mounted; ldconfig leaves a regular file of the name alone)",
-				      lib ? lib : "the library", res->placeholder, res->placeholder_shadows));
+			 arena_printf(a, "the search for %s stops at %s, an empty file, in front of the real %s beside it",
+				      lib ? lib : "the library", res->placeholder, shadowed));
 		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix,
-			 arena_printf(a, "remove the empty %s from the image (it came from a container committed with the "
-					 "runtime's mounts, or WSL's stand-ins) and rebuild it; in a running container: "
-					 "ln -sf %s %s && ldconfig",
-				      res->placeholder, path_basename(res->placeholder_shadows), res->placeholder));
+			 arena_printf(a, "%sln -sf %s %s && ldconfig",
+				      m->inv->system.container ? "rebuild the image without the empty file (a container "
+								 "committed with the runtime's mounts, or WSL's stand-ins, "
+								 "leaves them); in a running container: "
+							       : "",
+				      path_basename(shadowed), res->placeholder));
 		return SUPPORT_CONFIRMS;
 	}
 	if (strcmp(fid, "container-no-gpu") == 0 && res->available && res->placeholder && m->inv->system.container) {
@@ -1311,7 +1326,7 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		if (res.dangling)
 			add_resolution_cause(a, m, r, &res, rank, "lib-broken-link",
 					     "the loader's search for the library the message names met a dangling link");
-		if (res.placeholder && res.placeholder_shadows)
+		if (placeholder_shadows(m, &res))
 			add_resolution_cause(a, m, r, &res, rank, "lib-damaged",
 					     "the library the message names is an empty file in front of the real one");
 		else if (res.placeholder && machine && m->inv->system.container)

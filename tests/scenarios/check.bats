@@ -960,9 +960,40 @@ hgx_a100() {
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"
 	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "lib-damaged high" ]
 	[ "$(jq -r '[.causes[] | select(.id=="container-no-gpu" and .confidence!="ruled-out")] | length' <<<"$output")" = 0 ]
+	# the development name linked to the empty file: the empty file is still the one reported, an error
+	ln -sf libcuda.so.1 "$root/$lib/libcuda.so"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(jq -r '[.findings[] | select(.id=="lib-damaged")] | map(.subject + " " + .severity) | join(",")' <<<"$output")" = "$lib/libcuda.so.1 error" ]
+	# an empty development name in front of a good libcuda.so.1: only the linker and a few dlopen
+	# calls use it, a warning
+	rm "$root/$lib/libcuda.so" "$root/$lib/libcuda.so.1"
+	ln -s libcuda.so.535.309.01 "$root/$lib/libcuda.so.1"
+	: >"$root/$lib/libcuda.so"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(jq -r '[.findings[] | select(.id=="lib-damaged")] | map(.subject + " " + .severity) | join(",")' <<<"$output")" = "$lib/libcuda.so warning" ]
+	rm "$root/$lib/libcuda.so"
+	# libcuda.so.1 leads to an empty file of an old release: the fix relinks libcuda.so.1
+	: >"$root/$lib/libcuda.so.470.256.02"
+	ln -sf libcuda.so.470.256.02 "$root/$lib/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	f=$(jq -c '.findings[] | select(.id=="lib-damaged")' <<<"$output")
+	[ "$(jq -r .subject <<<"$f")" = "$lib/libcuda.so.470.256.02" ]
+	[[ "$(jq -r '.fix | join("\n")' <<<"$f")" == *"ln -sf libcuda.so.535.309.01 $lib/libcuda.so.1"* ]]
+	rm "$root/$lib/libcuda.so.470.256.02"
+	# the copy beside is of another release than the kernel module: linking it would be a mismatch,
+	# so it is not named as the answer
+	: >"$root/$lib/libcuda.so.1.tmp" && rm "$root/$lib/libcuda.so.1" && mv "$root/$lib/libcuda.so.1.tmp" "$root/$lib/libcuda.so.1"
+	proc_version "$root" 550.54.14
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding lib-damaged
+	proc_version "$root" 535.309.01
+	# a backup beside the empty file is no driver library
+	mv "$root/$lib/libcuda.so.535.309.01" "$root/$lib/libcuda.so.1.bak"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"
+	[ "$(jq -r '[.causes[] | select(.id=="lib-damaged" and .confidence=="high")] | length' <<<"$output")" = 0 ]
+	rm "$root/$lib/libcuda.so.1.bak"
 	# the empty file alone, without the real library beside it, is the mount point of a runtime that
 	# did not run: no damaged library, and explain says the container lacks the GPU
-	rm "$root/$lib/libcuda.so.535.309.01"
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding lib-damaged
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"

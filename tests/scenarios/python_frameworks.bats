@@ -706,13 +706,30 @@ bnb_findings() {
 	: >"$site/bitsandbytes/libbitsandbytes_cuda130_nocublaslt.so"
 	check_json --driver 580.95.05 --gpu "RTX 4090"
 	[ "$(bnb_findings)" = 1 ]
+	# 0.45 has no _nocublaslt variants; 0.43-0.44 load that one on a GPU below 7.5
+	check_json --driver 580.95.05 --gpu "Tesla P100"
+	[ "$(bnb_findings)" = 1 ]
+	rm -r "$site"/bitsandbytes-0.45.5.dist-info
+	mkpy_dist "$site" bitsandbytes 0.44.1
 	check_json --driver 580.95.05 --gpu "Tesla P100"
 	[ "$(bnb_findings)" = 0 ]
+	check_json --driver 580.95.05 --gpu "RTX 4090"
+	[ "$(bnb_findings)" = 1 ]
+	rm -r "$site"/bitsandbytes-0.44.1.dist-info
+	mkpy_dist "$site" bitsandbytes 0.45.5
 	rm "$site/bitsandbytes"/libbitsandbytes_cuda130*
 	# no library of torch's major below its minor: no BNB_CUDA_VERSION way out
 	check_json --driver 580.95.05
 	[[ "$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .fix | join("\n")')" != *"BNB_CUDA_VERSION"* ]]
-	# torch for CUDA 13.1 beside a library for 13.0: BNB_CUDA_VERSION=130 is the other way out
+	# torch for CUDA 13.1 beside a library for 13.0: BNB_CUDA_VERSION=130 is the other way out (a
+	# Windows DLL of that release is none on Linux)
+	: >"$site/bitsandbytes/libbitsandbytes_cuda130.dll"
+	rm -r "$site"/torch-2.9.1+cu130.dist-info
+	mkpy_torch "$site" 2.10.0+cu131 13.1
+	check_json --driver 580.95.05
+	[[ "$(echo "$output" | jq -r '.findings[] | select(.id=="framework-lib-missing") | .fix | join("\n")')" != *"BNB_CUDA_VERSION"* ]]
+	rm -r "$site"/torch-2.10.0+cu131.dist-info
+	mkpy_torch "$site" 2.9.1+cu130 13.0
 	: >"$site/bitsandbytes/libbitsandbytes_cuda130.so"
 	rm -r "$site"/torch-2.9.1+cu130.dist-info
 	mkpy_torch "$site" 2.10.0+cu131 13.1

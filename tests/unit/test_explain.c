@@ -543,6 +543,8 @@ static const struct {
 	/* but not a compiler's diagnostic about a CUDA source file: its words are the compiler's */
 	{ "csrc/attn.cu:120:3: error: invalid argument type 'float4' to unary expression", "not recognised" },
 	{ "x.cu(12): error: invalid argument", "not recognised" },
+	/* a check macro's FILE:LINE: error: TEXT is the run-time error's */
+	{ "src/kernel.cu:120: error: invalid device symbol", "no-kernel-image" },
 	{ "render.cpp:88 Optix Error: 'Unsupported ABI version'", "driver-too-old" },
 	{ "/usr/bin/ld: /opt/cuda/lib64/libcufft.so: file not recognized: File truncated", "lib-damaged" },
 	/* a code in a message about a DLL: the Windows loader's causes */
@@ -1999,6 +2001,8 @@ static const struct form_case set47_48_forms[] = {
 	  "glibc-on-musl" },
 	{ "-bash: /usr/bin/nvidia-ctk: No such file or directory", "container-toolkit-missing" },
 	{ "sh: /usr/bin/nvidia-container-cli: not found", "container-toolkit-missing" },
+	{ "sh: 1: /usr/bin/nvidia-ctk: not found", "container-toolkit-missing" },
+	{ "bash: /usr/bin/nvidia-ctk: cannot execute: required file not found", "container-toolkit-missing" },
 	/* a driver program or a shell builtin's argument is no container tool */
 	{ "bash: cd: /opt/nvidia-hpc: No such file or directory", "not recognised" },
 	{ "bash: /usr/bin/nvidia-settings: No such file or directory", "not container-toolkit-missing" },
