@@ -2013,6 +2013,8 @@ static const struct form_case set47_48_forms[] = {
 	{ "/build/nvidia/os-interface.c:12:10: fatal error: linux/cc_platform.h: No such file or directory", "no-driver" },
 	{ "third_party/nvidia/nvshmem/src/host/init.c:10:3: error: unknown type name 'foo'", "not no-driver" },
 	{ "error: Cannot build '/nix/store/abc123-nvidia-x11-570.86.16-6.15.drv'.", "no-driver" },
+	/* nvJitLink given a newer NVVM's output: two CUDA releases in one process */
+	{ "ERROR 4 in nvvmAddNVVMContainerToProgram, may need newer version of nvJitLink library", "process-mixed-libs" },
 	/* text-embeddings-inference built for another compute capability */
 	{ "Error: Could not start backend: Runtime compute cap 86 is not compatible with compile time compute cap 90", "framework-gpu-arch" },
 };
