@@ -262,6 +262,13 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 		fw->cpu_only = true;
 		return;
 	}
+	/* TensorFlow 1.15 and 2.0 keep their code in tensorflow_core/ (tensorflow/ only forwards to
+	 * it): build_info.py and the native modules are there */
+	const char *core = path_join(ctx->arena, site_of(ctx, w), "tensorflow_core");
+	bool in_core = !sysroot_exists(&ctx->root, path_join(ctx->arena, fw->pkg_dir, "python/platform/build_info.py")) &&
+		       sysroot_exists(&ctx->root, path_join(ctx->arena, core, "python/platform/build_info.py"));
+	if (in_core)
+		fw->pkg_dir = core;
 	read_reqs(ctx, inv, env, fw, w);
 	struct span s;
 	const char *why;
@@ -281,7 +288,7 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 			fw->cudnn = str_value(ctx, fw, s, file, "cudnn_version_number", &present);
 		fw->cuda = win_dll_suffix_version(ctx->arena, fw->cuda);
 		fw->cudnn = win_dll_suffix_version(ctx->arena, fw->cudnn);
-		read_from(fw, "tensorflow/python/platform/build_info.py");
+		read_from(fw, in_core ? "tensorflow_core/python/platform/build_info.py" : "tensorflow/python/platform/build_info.py");
 		if (pymeta_py_value(s, ctx->arena, "cuda_compute_capabilities", &v) && v.kind == PYLIT_LIST) {
 			fw->archs = v.items;
 			fw->n_archs = v.n_items;

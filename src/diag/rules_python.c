@@ -104,6 +104,15 @@ static const char *driver_floor_unmet(const struct diag_ctx *d, const struct py_
 	if (!*drv)
 		return NULL;
 	const char *floor = kb_minor_compat_floor(atoi(fw->cuda), d->ctx->os, fact);
+	/* a build of the major's first release runs from that toolkit's own minimum, which can be
+	 * below the floor minor-version compatibility needs (CUDA 11.0: 450.51.05 < 450.80.02) */
+	const struct kb_cuda_release *rel = strchr(fw->cuda, '.') ? kb_cuda_release(fw->cuda) : NULL;
+	const char *own = rel ? kb_cuda_release_driver(rel, d->ctx->os) : NULL;
+	if (own && floor && version_strcmp(own, floor) < 0) {
+		floor = own;
+		if (fact)
+			*fact = rel->fact;
+	}
 	return floor && version_strcmp(*drv, floor) < 0 ? floor : NULL;
 }
 

@@ -113,6 +113,24 @@ healthy_venv() {
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0] | .cuda + " " + .cudnn')" = "11.2 8" ]
 }
 
+# TensorFlow 1.15 and 2.0 keep their code in tensorflow_core/ (tensorflow/ forwards to it); NGC's
+# 1.15 builds were made for CUDA 11.0, which runs from 450.51.05, below the 450.80.02 that CUDA 11's
+# minor-version compatibility needs
+@test "TF 1.15 with its code in tensorflow_core/: build_info read there; a CUDA 11.0 build needs the 11.0 toolkit's driver, not the minor-compatibility floor" {
+	site=$(mkpy_venv "$R" /home/u/tf 3.8)
+	mkpy_tf "$site" 1.15.5+nv22.12 11.0 8
+	mkdir -p "$site/tensorflow_core"
+	mv "$site/tensorflow/python" "$site/tensorflow/libtensorflow_framework.so.2" "$site/tensorflow_core/"
+	mkpy_envfile "$R.env" VIRTUAL_ENV=/home/u/tf
+	check_json --driver 450.51.06
+	fw=$(echo "$output" | jq -c '.inventory.python.environments[0].frameworks[0]')
+	[ "$(echo "$fw" | jq -r '.cuda + " " + .cuda_source')" = "11.0 tensorflow_core/python/platform/build_info.py" ]
+	[[ "$(echo "$output" | mkpy_ids)" != *framework-driver-too-old* ]]
+	check_json --driver 440.33.01
+	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-driver-too-old")')
+	[[ "$(echo "$f" | jq -r .summary)" == *"needs driver >= 450.51.05 (CUDA 11)"* ]]
+}
+
 @test "TF 2.15 GPU code vs the GPU: sm_35 has none (framework-gpu-arch), sm_86 runs sm_80 SASS" {
 	site=$(mkpy_venv "$R" /home/u/tf 3.11)
 	mkpy_tf "$site" 2.15.0 12.2 8
