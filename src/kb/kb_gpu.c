@@ -57,7 +57,9 @@ bool kb_parse_sm(const char *s, int *cc_major, int *cc_minor)
 }
 
 /* Lower-case words, '-' and '_' as blanks, without the words NVIDIA, GeForce and Tesla (NVML names
- * come with and without them: "Tesla T4", "NVIDIA GeForce RTX 3090", "GeForce GTX 1080"). */
+ * come with and without them: "Tesla T4", "NVIDIA GeForce RTX 3090", "GeForce GTX 1080"), nor GRID:
+ * a virtual GPU names its board and its profile ("GRID A100-40C", "GRID T4-16Q": the board's
+ * framebuffer share and series), and a GRID board is named alike without it. */
 static void normalize(const char *in, char *out, size_t cap)
 {
 	size_t n = 0;
@@ -71,7 +73,8 @@ static void normalize(const char *in, char *out, size_t cap)
 		size_t len = (size_t)(p - w);
 		if (len == 0)
 			break;
-		if (word_is(w, len, "nvidia") || word_is(w, len, "geforce") || word_is(w, len, "tesla"))
+		if (word_is(w, len, "nvidia") || word_is(w, len, "geforce") || word_is(w, len, "tesla") ||
+		    word_is(w, len, "grid"))
 			continue;
 		if (n && n + 1 < cap)
 			out[n++] = ' ';

@@ -173,6 +173,12 @@ static void gpus_and_compute_capabilities(void **state)
 	assert_int_equal(kb_gpu_lookup("Quadro RTX 6000")->cc_major * 10 + kb_gpu_lookup("Quadro RTX 6000")->cc_minor, 75);
 	assert_int_equal(kb_gpu_lookup("NVIDIA RTX 6000 Ada Generation")->cc_minor, 9);
 	assert_int_equal(kb_gpu_lookup("NVIDIA GB10")->cc_minor, 1);
+	/* a virtual GPU's profile names its board (NVIDIA vGPU: BOARD-<framebuffer GB><series>) */
+	g = kb_gpu_lookup("GRID A100-40C");
+	assert_non_null(g);
+	assert_int_equal(g->cc_major * 10 + g->cc_minor, 80);
+	assert_int_equal(kb_gpu_lookup("GRID T4-16Q")->cc_minor, 5);
+	assert_null(kb_gpu_lookup("GRID"));
 	/* Kepler to Pascal workstation and laptop parts, and the Pascal TITAN X by its own name */
 	assert_int_equal(kb_gpu_lookup("Quadro P4000")->cc_major * 10 + kb_gpu_lookup("Quadro P4000")->cc_minor, 61);
 	assert_int_equal(kb_gpu_lookup("Quadro M1000M")->cc_major * 10 + kb_gpu_lookup("Quadro M1000M")->cc_minor, 50);
