@@ -262,11 +262,15 @@ static void tf_read(struct cudx_ctx *ctx, struct inventory *inv, struct py_env *
 		fw->cpu_only = true;
 		return;
 	}
-	/* TensorFlow 1.15 and 2.0 keep their code in tensorflow_core/ (tensorflow/ only forwards to
-	 * it): build_info.py and the native modules are there */
+	/* TensorFlow 1.15, 2.0 and 2.1 keep their code in tensorflow_core/ (tensorflow/ only forwards to
+	 * it): build_info.py and the native modules are there; for those releases it wins over a stale
+	 * tensorflow/ another release left */
 	const char *core = path_join(ctx->arena, site_of(ctx, w), "tensorflow_core");
-	bool in_core = !sysroot_exists(&ctx->root, path_join(ctx->arena, fw->pkg_dir, "python/platform/build_info.py")) &&
-		       sysroot_exists(&ctx->root, path_join(ctx->arena, core, "python/platform/build_info.py"));
+	const char *tfv = w->version ? w->version : "";
+	bool core_release = strncmp(tfv, "1.15", 4) == 0 || strncmp(tfv, "2.0.", 4) == 0 || strncmp(tfv, "2.1.", 4) == 0;
+	bool in_core = sysroot_exists(&ctx->root, path_join(ctx->arena, core, "python/platform/build_info.py")) &&
+		       (core_release ||
+			!sysroot_exists(&ctx->root, path_join(ctx->arena, fw->pkg_dir, "python/platform/build_info.py")));
 	if (in_core)
 		fw->pkg_dir = core;
 	read_reqs(ctx, inv, env, fw, w);

@@ -204,8 +204,12 @@ void driver_check_too_old(struct diag_ctx *d, const struct rule *self)
 			finding_fix(f, "upgrade the driver to >= %s to remove the limitation", rel->linux_driver);
 			finding_ref(f, REF_MINOR);
 		} else {
-			f = rule_emit(d, self, "driver %s is too old for the CUDA %s runtime (needs >= %s)", drv, cuda,
-				      floor && major_v.part[0] ? floor : rel->linux_driver);
+			/* what suffices: the floor of minor-version compatibility, or the release's own minimum
+			 * where that is lower (CUDA 11.0's 450.51.05 below 11.x's 450.80.02) */
+			const char *need_v = floor && major_v.part[0] && version_strcmp(floor, rel->linux_driver) < 0
+						     ? floor
+						     : rel->linux_driver;
+			f = rule_emit(d, self, "driver %s is too old for the CUDA %s runtime (needs >= %s)", drv, cuda, need_v);
 			/* the minor-compat floor is worth saying only when it is lower than the release's own */
 			bool lower_floor = floor && version_strcmp(floor, rel->linux_driver) < 0;
 			finding_cause(f, "The CUDA %s runtime needs driver >= %s%s%s%s. Driver %s supports CUDA up to %s. "
@@ -214,7 +218,6 @@ void driver_check_too_old(struct diag_ctx *d, const struct rule *self)
 				      cuda, rel->linux_driver, lower_floor ? " (>= " : "", lower_floor ? floor : "",
 				      lower_floor ? " with minor-version compatibility)" : "", drv,
 				      inv->driver.max_cuda ? inv->driver.max_cuda : "an older release only");
-			const char *need_v = floor ? floor : rel->linux_driver;
 			finding_fix(f, "upgrade the NVIDIA driver to >= %s (branch R%d or newer; Ubuntu: sudo apt install "
 				       "nvidia-driver-%d-server, Debian: the nvidia-driver package of a matching release)",
 				    need_v, atoi(need_v), atoi(need_v));

@@ -131,12 +131,39 @@ static const struct lib_file *real_copy_beside(const struct inventory *inv, cons
 	return NULL;
 }
 
-/* An empty file where a driver library's name leads (libcuda.so.1 itself, or the file its link
+/* A name the loader asks for: the development name ("libcuda.so", *dev) or a SONAME ("libcuda.so.1"),
+ * not a full version nor a backup ("libcuda.so.1.bak") */
+static bool loader_name(const char *name, bool *dev)
+{
+	const char *so = strstr(name, ".so");
+	if (!so)
+		return false;
+	const char *rest = so + 3;
+	*dev = *rest == '\0';
+	if (*dev)
+		return true;
+	return rest[0] == '.' && isdigit((unsigned char)rest[1]) && strspn(rest + 1, "0123456789") == strlen(rest + 1);
+}
+
+/* Another entry reaches the same empty file under a SONAME: that one is reported (a development
+ * name's link to libcuda.so.1 says less than libcuda.so.1 itself) */
+static bool soname_entry_for(const struct inventory *inv, const struct lib_file *l)
+{
+	for (size_t i = 0; i < inv->n_libs; i++) {
+		const struct lib_file *o = &inv->libs[i];
+		bool dev = true;
+		if (o != l && o->real_path && strcmp(o->real_path, l->real_path) == 0 && loader_name(o->name, &dev) && !dev)
+			return true;
+	}
+	return false;
+}
+
+/* An empty file reached under a name the loader asks for (libcuda.so.1 itself, or the file its link
  * points to) in front of the real library beside it: the loader stops at the empty one ("file too
- * short"), and ldconfig does not replace a regular file under a SONAME ("is not a symbolic
- * link"). An image committed from a container that had the NVIDIA runtime's mounts carries such
- * files (docker commit on WSL keeps its empty stand-ins). Not in WSL's driver directory, which
- * Windows manages. */
+ * short"), and ldconfig does not replace a regular file under a SONAME ("is not a symbolic link").
+ * An image committed from a container that had the NVIDIA runtime's mounts carries such files
+ * (docker commit on WSL keeps its empty stand-ins). Not in WSL's driver directory, which Windows
+ * manages. */
 static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
 {
 	for (size_t i = 0; i < d->inv->n_libs; i++) {
@@ -144,31 +171,49 @@ static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
 		if (l->size != 0 || !l->family || strcmp(l->family, "driver") != 0 || !l->real_path ||
 		    strncmp(l->real_path, "/usr/lib/wsl/", 13) == 0)
 			continue;
+		/* the name asked for: the empty file's own when it is one (an entry found through the
+		 * development name's link to it stands for the file), else the link's that leads to it */
+		bool dev = false, through_link = false;
+		const char *asked = l->real_path;
+		if (!loader_name(path_basename(l->real_path), &dev)) {
+			/* along the links to it (libcuda.so -> libcuda.so.1 -> libcuda.so.470.256.02): a
+			 * SONAME before the development name */
+			asked = NULL;
+			const char *at = NULL; /* the chain's links are stored as written: relative to the last */
+			for (size_t k = 0; k < l->n_chain; k++) {
+				at = l->chain[k][0] == '/' || !at ? l->chain[k]
+								 : path_join(d->ctx->arena, path_dirname(d->ctx->arena, at),
+									     l->chain[k]);
+				bool kdev = false;
+				if (strcmp(at, l->real_path) == 0 || !loader_name(path_basename(at), &kdev))
+					continue;
+				if (!asked || (dev && !kdev)) {
+					asked = at;
+					dev = kdev;
+				}
+			}
+			if (!asked && loader_name(l->name, &dev))
+				asked = l->path;
+			if (!asked || (dev && soname_entry_for(d->inv, l)))
+				continue;
+			through_link = true;
+		}
 		const struct lib_file *real = real_copy_beside(d->inv, l->real_path);
 		if (!real)
 			continue;
-		/* the name the loader asks for: the empty file itself when it sits under a SONAME or the
-		 * development name, else the link that leads to it (libcuda.so.1 -> an empty
-		 * libcuda.so.470.256.02) */
-		const char *en = path_basename(l->real_path);
-		const char *so = strstr(en, ".so");
-		bool versioned_file = so && full_version_name(en, (size_t)(so - en) + 3);
-		const char *target = versioned_file ? l->path : l->real_path;
-		const char *tn = path_basename(target);
-		bool dev_name = tn[strlen(tn) - 1] == 'o'; /* libcuda.so: ldconfig makes SONAME links only */
 		const char *real_name = path_basename(real->real_path);
 		struct finding *f = rule_emit(d, self, "%s is an empty file in front of the driver's %s", l->real_path, real_name);
 		finding_subject(f, l->real_path);
 		finding_cause(f, "%s is a file of 0 bytes where the driver's library is expected; the loader stops there "
 				 "(\"file too short\") although the real %s is beside it%s. %s",
-			      versioned_file ? arena_printf(d->ctx->arena, "%s (which %s points to)", l->real_path, l->path)
-					     : l->real_path,
+			      through_link ? arena_printf(d->ctx->arena, "%s (which %s points to)", l->real_path, asked)
+					   : l->real_path,
 			      real->real_path,
-			      !versioned_file && !dev_name
+			      !through_link && !dev
 				      ? arena_printf(d->ctx->arena,
 						     ", and ldconfig does not replace a regular file with its link (\"%s is "
 						     "not a symbolic link\")",
-						     target)
+						     asked)
 				      : "",
 			      d->inv->system.container ? "A container image committed from a container that had the NVIDIA "
 							 "runtime's mounts (docker commit, WSL's empty stand-ins among them) "
@@ -176,12 +221,12 @@ static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
 						       : "Something wrote an empty file under the name (an interrupted copy or "
 							 "install, files taken from a container image).");
 		finding_evidence(f, "%s: 0 bytes%s", l->real_path,
-				 strcmp(l->path, l->real_path) ? arena_printf(d->ctx->arena, " (reached from %s)", l->path) : "");
+				 through_link ? arena_printf(d->ctx->arena, " (reached from %s)", asked) : "");
 		finding_evidence(f, "%s: %lld bytes, driver %s", real->real_path, real->size, real->version ? real->version : "?");
 		finding_fix(f, "%srm %s && ln -sf %s %s && ldconfig",
 			    d->inv->system.container ? "rebuild the image without it; in a running container: " : "",
-			    l->real_path, real_name, target);
-		if (dev_name) /* only the linker and a few programs' dlopen("libcuda.so") use that name */
+			    l->real_path, real_name, asked);
+		if (dev) /* only the linker and a few programs' dlopen("libcuda.so") use that name */
 			finding_mild(f);
 	}
 }

@@ -98,8 +98,9 @@ static const char *driver_version(const struct diag_ctx *d, const struct py_fram
 
 /* The least driver the framework's CUDA major runs on, when the driver seen is older (else NULL) */
 static const char *driver_floor_unmet(const struct diag_ctx *d, const struct py_framework *fw, const char **drv,
-				      const char **src, struct kb_fact *fact)
+				      const char **src, struct kb_fact *fact, bool *own_release)
 {
+	*own_release = false;
 	*drv = fw->cuda ? driver_version(d, fw, src) : NULL;
 	if (!*drv)
 		return NULL;
@@ -110,6 +111,7 @@ static const char *driver_floor_unmet(const struct diag_ctx *d, const struct py_
 	const char *own = rel ? kb_cuda_release_driver(rel, d->ctx->os) : NULL;
 	if (own && floor && version_strcmp(own, floor) < 0) {
 		floor = own;
+		*own_release = true;
 		if (fact)
 			*fact = rel->fact;
 	}
@@ -124,23 +126,33 @@ static void check_driver(struct diag_ctx *d, const struct rule *self)
 			continue;
 		const char *src = NULL, *drv = NULL;
 		struct kb_fact fact = { 0 };
-		const char *floor = driver_floor_unmet(d, fw, &drv, &src, &fact);
+		bool own_release = false;
+		const char *floor = driver_floor_unmet(d, fw, &drv, &src, &fact, &own_release);
 		if (!floor)
 			continue;
 		int major = atoi(fw->cuda);
-		struct finding *f = rule_emit(d, self, "%s %s needs driver >= %s (CUDA %d); the driver is %s",
-					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?",
-					      floor, major, drv);
+		struct finding *f = rule_emit(d, self, "%s %s needs driver >= %s (CUDA %s); the driver is %s",
+					      py_fw_kind_name(fw->kind), fw->version ? fw->version : "?", floor,
+					      own_release ? fw->cuda : arena_printf(d->ctx->arena, "%d", major), drv);
 		finding_subject(f, fw->pkg_dir);
-		finding_cause(f, "The framework was built with CUDA %s. A CUDA %d application runs on a driver "
-				 "of at least %s (minor-version compatibility); this driver is older, so the "
-				 "first CUDA call fails with \"CUDA driver version is insufficient for CUDA "
-				 "runtime version\" (cudaErrorInsufficientDriver, 35).",
-			      fw->cuda, major, floor);
+		finding_cause(f, "The framework was built with CUDA %s. %s; this driver is older, so the first CUDA call "
+				 "fails with \"CUDA driver version is insufficient for CUDA runtime version\" "
+				 "(cudaErrorInsufficientDriver, 35).",
+			      fw->cuda,
+			      own_release ? arena_printf(d->ctx->arena,
+							 "A CUDA %s application runs on a driver of at least %s, that "
+							 "toolkit's own minimum (below the floor of CUDA %d.x's minor-version "
+							 "compatibility, which came with its later releases)",
+							 fw->cuda, floor, major)
+					  : arena_printf(d->ctx->arena,
+							 "A CUDA %d application runs on a driver of at least %s "
+							 "(minor-version compatibility)",
+							 major, floor));
 		finding_evidence(f, "%s: CUDA %s (%s)", fw->pkg_dir, fw->cuda,
 				 fw->cuda_source ? fw->cuda_source : "?");
 		finding_evidence(f, "driver %s (%s)", drv, src);
-		finding_evidence(f, "minimum driver for CUDA %d.x: %s (%s)", major, floor,
+		finding_evidence(f, "minimum driver for CUDA %s: %s (%s)",
+				 own_release ? fw->cuda : arena_printf(d->ctx->arena, "%d.x", major), floor,
 				 fact.source ? fact.source : "knowledge base");
 		finding_fix(f, "Install an NVIDIA driver >= %s, or a build of %s for an older CUDA major "
 			       "that this driver supports.",
@@ -257,7 +269,8 @@ static void check_bnb_lib(struct diag_ctx *d, const struct rule *self)
 			continue;
 		const char *drv = NULL, *src = NULL;
 		struct kb_fact fact = { 0 };
-		if (driver_floor_unmet(d, torch, &drv, &src, &fact)) /* framework-driver-too-old says why */
+		bool own_release = false;
+		if (driver_floor_unmet(d, torch, &drv, &src, &fact, &own_release)) /* framework-driver-too-old says why */
 			continue;
 		int maj = 0, min = 0;
 		if (sscanf(torch->cuda, "%d.%d", &maj, &min) != 2)

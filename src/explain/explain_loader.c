@@ -321,6 +321,12 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
  * link"). NULL when none. */
 static const char *mounted_beside(struct cudx_ctx *ctx, struct arena *a, const char *placeholder)
 {
+	/* the kernel module's release, when the tree shows it: a copy of another release is no answer */
+	size_t tlen = 0, vlen = 0;
+	int terr = 0;
+	const char *text = sysroot_read_text(&ctx->root, a, "/proc/driver/nvidia/version", 4096, &tlen, &terr);
+	const char *mv = text ? version_find_driver(text, tlen, &vlen) : NULL;
+	const char *module = mv ? arena_strndup(a, mv, vlen) : NULL;
 	const char *base = path_basename(placeholder);
 	const char *so = strstr(base, ".so");
 	if (!so)
@@ -336,7 +342,7 @@ static const char *mounted_beside(struct cudx_ctx *ctx, struct arena *a, const c
 		/* the full version: digits and dots after ".so.", at least one dot (not "libcuda.so.1.bak") */
 		if (strlen(name) <= stem + 1 || strncmp(name, base, stem) != 0 || name[stem] != '.' ||
 		    !isdigit((unsigned char)*v) || !strchr(v, '.') || strspn(v, "0123456789.") != strlen(v) ||
-		    strcmp(name, base) == 0)
+		    strcmp(name, base) == 0 || (module && strcmp(v, module) != 0))
 			continue;
 		const char *path = path_join(a, dir, name);
 		struct mapped_file mf;

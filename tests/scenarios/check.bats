@@ -972,14 +972,21 @@ hgx_a100() {
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(jq -r '[.findings[] | select(.id=="lib-damaged")] | map(.subject + " " + .severity) | join(",")' <<<"$output")" = "$lib/libcuda.so warning" ]
 	rm "$root/$lib/libcuda.so"
-	# libcuda.so.1 leads to an empty file of an old release: the fix relinks libcuda.so.1
+	# a stray empty file of an old release that no name leads to, or a backup: nothing to report
 	: >"$root/$lib/libcuda.so.470.256.02"
-	ln -sf libcuda.so.470.256.02 "$root/$lib/libcuda.so.1"
+	: >"$root/$lib/libcuda.so.1.bak"
 	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding lib-damaged
+	rm "$root/$lib/libcuda.so.1.bak"
+	# libcuda.so.1 (and the development name through it) leads to an empty file of an old release:
+	# one error, and the fix relinks libcuda.so.1
+	ln -sf libcuda.so.470.256.02 "$root/$lib/libcuda.so.1"
+	ln -sf libcuda.so.1 "$root/$lib/libcuda.so"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(jq -r '[.findings[] | select(.id=="lib-damaged")] | map(.subject + " " + .severity) | join(",")' <<<"$output")" = "$lib/libcuda.so.470.256.02 error" ]
 	f=$(jq -c '.findings[] | select(.id=="lib-damaged")' <<<"$output")
-	[ "$(jq -r .subject <<<"$f")" = "$lib/libcuda.so.470.256.02" ]
 	[[ "$(jq -r '.fix | join("\n")' <<<"$f")" == *"ln -sf libcuda.so.535.309.01 $lib/libcuda.so.1"* ]]
-	rm "$root/$lib/libcuda.so.470.256.02"
+	rm "$root/$lib/libcuda.so.470.256.02" "$root/$lib/libcuda.so"
 	# the copy beside is of another release than the kernel module: linking it would be a mismatch,
 	# so it is not named as the answer
 	: >"$root/$lib/libcuda.so.1.tmp" && rm "$root/$lib/libcuda.so.1" && mv "$root/$lib/libcuda.so.1.tmp" "$root/$lib/libcuda.so.1"
@@ -987,6 +994,11 @@ hgx_a100() {
 	run_cudx --root "$root" --env "$env_file" --json
 	lacks_finding lib-damaged
 	proc_version "$root" 535.309.01
+	# explain: a copy of another release beside the empty file is passed over for the module's own
+	fake_lib "$root" "$lib/libcuda.so.470.256.02" libcuda.so.1
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"
+	[ "$(jq -r '.causes[0].id + " " + .causes[0].confidence' <<<"$output")" = "lib-damaged high" ]
+	rm "$root/$lib/libcuda.so.470.256.02"
 	# a backup beside the empty file is no driver library
 	mv "$root/$lib/libcuda.so.535.309.01" "$root/$lib/libcuda.so.1.bak"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "OSError: libcuda.so.1: file too short"

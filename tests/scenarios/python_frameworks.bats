@@ -126,9 +126,22 @@ healthy_venv() {
 	fw=$(echo "$output" | jq -c '.inventory.python.environments[0].frameworks[0]')
 	[ "$(echo "$fw" | jq -r '.cuda + " " + .cuda_source')" = "11.0 tensorflow_core/python/platform/build_info.py" ]
 	[[ "$(echo "$output" | mkpy_ids)" != *framework-driver-too-old* ]]
+	# its native object is read where it lives (no note of a missing tensorflow/libtensorflow_framework)
+	[[ "$(echo "$output" | jq -r '.inventory.notes // [] | tostring')" != *"tensorflow/libtensorflow_framework"* ]]
 	check_json --driver 440.33.01
 	f=$(echo "$output" | jq -c '.findings[] | select(.id=="framework-driver-too-old")')
-	[[ "$(echo "$f" | jq -r .summary)" == *"needs driver >= 450.51.05 (CUDA 11)"* ]]
+	[[ "$(echo "$f" | jq -r .summary)" == *"needs driver >= 450.51.05 (CUDA 11.0)"* ]]
+	[[ "$(echo "$f" | jq -r .cause)" == *"that toolkit's own minimum"* ]]
+	# a stale tensorflow/python/platform/build_info.py another release left: 1.15 reads tensorflow_core's
+	mkdir -p "$site/tensorflow/python/platform"
+	sed 's/11.0/9.0/' "$site/tensorflow_core/python/platform/build_info.py" >"$site/tensorflow/python/platform/build_info.py"
+	check_json --driver 450.51.06
+	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cuda')" = "11.0" ]
+	# a CUDA 12.0 or 13.0 build keeps the floor (the release's own minimum is not below it)
+	rm -r "$site"/tensorflow_core "$site"/tensorflow "$site"/tensorflow-1.15.5+nv22.12.dist-info
+	mkpy_tf "$site" 2.15.0 12.0 8
+	check_json --driver 520.61.05
+	[[ "$(echo "$output" | jq -r '.findings[] | select(.id=="framework-driver-too-old") | .summary')" == *"needs driver >= 525.60.13 (CUDA 12)"* ]]
 }
 
 @test "TF 2.15 GPU code vs the GPU: sm_35 has none (framework-gpu-arch), sm_86 runs sm_80 SASS" {

@@ -2002,7 +2002,9 @@ static const struct form_case set47_48_forms[] = {
 	{ "-bash: /usr/bin/nvidia-ctk: No such file or directory", "container-toolkit-missing" },
 	{ "sh: /usr/bin/nvidia-container-cli: not found", "container-toolkit-missing" },
 	{ "sh: 1: /usr/bin/nvidia-ctk: not found", "container-toolkit-missing" },
-	{ "bash: /usr/bin/nvidia-ctk: cannot execute: required file not found", "container-toolkit-missing" },
+	/* bash 5.1+: the file is there, its interpreter is not */
+	{ "bash: /usr/bin/nvidia-ctk: cannot execute: required file not found", "glibc-on-musl" },
+	{ "bash: nvidia-smi: cannot execute: required file not found", "glibc-on-musl" },
 	/* a driver program or a shell builtin's argument is no container tool */
 	{ "bash: cd: /opt/nvidia-hpc: No such file or directory", "not recognised" },
 	{ "bash: /usr/bin/nvidia-settings: No such file or directory", "not container-toolkit-missing" },
