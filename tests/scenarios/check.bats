@@ -45,6 +45,20 @@ teardown() {
 	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 12.2 ]
 }
 
+# CUDA 11.0 came before minor-version compatibility: its runtime needs 450.51.05 (its own minimum),
+# below the 450.80.02 floor the later 11.x releases run from. A small ELF named as CUDA 11.0.221's
+# runtime stands in for it (its file name is what tells the release); the driver is simulated.
+@test "the CUDA 11.0 runtime needs its own minimum driver, 450.51.05, not the 11.x floor" {
+	fake_lib "$root" "usr/local/cuda-11.0/lib64/libcudart.so.11.0.221" libcudart.so.11.0
+	ln -s libcudart.so.11.0.221 "$root/usr/local/cuda-11.0/lib64/libcudart.so.11.0"
+	mkdir -p "$root/usr/local/cuda-11.0/include" && touch "$root/usr/local/cuda-11.0/include/cuda.h"
+	printf 'LD_LIBRARY_PATH=/usr/local/cuda-11.0/lib64\n' >>"$env_file"
+	run_cudx --root "$root" --env "$env_file" --driver 450.36.06 --json
+	[[ "$(jq -r '.findings[] | select(.id=="driver-too-old") | .summary' <<<"$output")" == *"(needs >= 450.51.05)"* ]]
+	run_cudx --root "$root" --env "$env_file" --driver 450.51.06 --json
+	lacks_finding driver-too-old
+}
+
 @test "driver 470 with CUDA 11.8: minor-version compatibility, a warning and no driver-too-old" {
 	install_driver_470
 	need_pkg libcudart11.0
