@@ -310,8 +310,8 @@ static bool read_pacman_module(struct cudx_ctx *ctx, struct inventory *inv)
 	return inv->driver.module_package || inv->driver.module_package_conflict;
 }
 
-/* The running kernel's release: the system's (uname), else a tree's /proc/sys/kernel/osrelease where
- * it shows one; NULL when neither. */
+/* The running kernel's release: the system's (uname), else a tree's /proc/sys/kernel/osrelease, else
+ * the third word of its /proc/version ("Linux version 4.4.0-17763-Microsoft (...)"); NULL when none. */
 static const char *running_kernel(struct cudx_ctx *ctx, const struct inventory *inv)
 {
 	if (inv->system.kernel)
@@ -320,7 +320,14 @@ static const char *running_kernel(struct cudx_ctx *ctx, const struct inventory *
 	char *k = sysroot_read_text(&ctx->root, ctx->arena, "/proc/sys/kernel/osrelease", 256, &kl, NULL);
 	while (k && kl && (k[kl - 1] == '\n' || k[kl - 1] == '\r' || k[kl - 1] == ' '))
 		k[--kl] = '\0';
-	return k && kl ? k : NULL;
+	if (k && kl)
+		return k;
+	char *v = sysroot_read_text(&ctx->root, ctx->arena, "/proc/version", 4096, &kl, NULL);
+	if (!v || strncmp(v, "Linux version ", 14) != 0)
+		return NULL;
+	const char *r = v + 14;
+	size_t n = strcspn(r, " \t\r\n");
+	return n ? arena_strndup(ctx->arena, r, n) : NULL;
 }
 
 /* WSL 1 runs Linux programs on the Windows kernel, which gives them no GPU: its kernel release ends

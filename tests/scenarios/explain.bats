@@ -1400,4 +1400,9 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	run "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
 	[ "$(jq -r '[.findings[] | select(.id == "no-driver")] | length' <<<"$output")" = 1 ]
 	[ "$(jq -r '[.findings[] | select(.id == "driver-lib-off-path")] | length' <<<"$output")" = 0 ]
+	# a tree that keeps only /proc/version tells the same by its release
+	rm "$root/proc/sys/kernel/osrelease"
+	echo 'Linux version 4.4.0-17763-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) ) #379-Microsoft Wed Mar 06 19:16:00 PST 2019' >"$root/proc/version"
+	run "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq -r '.inventory.driver.wsl1' <<<"$output")" = true ]
 }
