@@ -680,6 +680,12 @@ system_cudnn_on_path() {
 	[ "$(echo "$output" | jq -r '[.findings[] | select(.id=="framework-lib-missing") | .subject] | map(select(test("/home/u/conda"))) | length')" = 0 ]
 }
 
+# bitsandbytes of release VER in the venv, in place of the one there
+bnb_release() {
+	rm -rf "$site"/bitsandbytes-*.dist-info
+	mkpy_dist "$site" bitsandbytes "$1"
+}
+
 # the findings about the bitsandbytes package (framework-lib-missing on its directory)
 bnb_findings() {
 	echo "$output" | jq '[.findings[] | select(.id=="framework-lib-missing" and (.subject | endswith("/bitsandbytes")))] | length'
@@ -690,7 +696,7 @@ bnb_findings() {
 # their names matter to which one it picks.
 @test "bitsandbytes without a library for torch's CUDA: framework-lib-missing on a GPU machine, named with what it carries; BNB_CUDA_VERSION decides; none without a driver, before 0.43 or with the library" {
 	healthy_venv
-	mkpy_dist "$site" bitsandbytes 0.45.5
+	bnb_release 0.45.5
 	mkdir -p "$site/bitsandbytes"
 	for v in 118 121 124 126 128; do : >"$site/bitsandbytes/libbitsandbytes_cuda$v.so"; done
 	: >"$site/bitsandbytes/libbitsandbytes_cpu.so"
@@ -740,14 +746,12 @@ bnb_findings() {
 	# 0.45 has no _nocublaslt variants; 0.43-0.44 load that one on a GPU below 7.5
 	check_json --driver 580.95.05 --gpu "Tesla P100"
 	[ "$(bnb_findings)" = 1 ]
-	rm -r "$site"/bitsandbytes-0.45.5.dist-info
-	mkpy_dist "$site" bitsandbytes 0.44.1
+	bnb_release 0.44.1
 	check_json --driver 580.95.05 --gpu "Tesla P100"
 	[ "$(bnb_findings)" = 0 ]
 	check_json --driver 580.95.05 --gpu "RTX 4090"
 	[ "$(bnb_findings)" = 1 ]
-	rm -r "$site"/bitsandbytes-0.44.1.dist-info
-	mkpy_dist "$site" bitsandbytes 0.45.5
+	bnb_release 0.45.5
 	rm "$site/bitsandbytes"/libbitsandbytes_cuda130*
 	# no library of torch's major below its minor: no BNB_CUDA_VERSION way out
 	check_json --driver 580.95.05
@@ -777,17 +781,14 @@ bnb_findings() {
 	rm -r "$site"/torch-2.10.0+cpu.dist-info
 	mkpy_torch "$site" 2.10.0+cu131 13.1
 	# the release boundary: 0.43.0 is judged, 0.42.0 (which chose by the libcudart it found) is not
-	rm -r "$site"/bitsandbytes-0.45.5.dist-info
-	mkpy_dist "$site" bitsandbytes 0.43.0
+	bnb_release 0.43.0
 	check_json --driver 580.95.05
 	[ "$(bnb_findings)" = 1 ]
-	rm -r "$site"/bitsandbytes-0.43.0.dist-info
-	mkpy_dist "$site" bitsandbytes 0.42.0
+	bnb_release 0.42.0
 	check_json --driver 580.95.05
 	[ "$(bnb_findings)" = 0 ]
 	# a driver too old for torch's CUDA: torch sees no GPU, and that is framework-driver-too-old's
-	rm -r "$site"/bitsandbytes-0.42.0.dist-info
-	mkpy_dist "$site" bitsandbytes 0.45.5
+	bnb_release 0.45.5
 	check_json --driver 535.104.05
 	[ "$(bnb_findings)" = 0 ]
 	[[ "$(echo "$output" | mkpy_ids)" == *framework-driver-too-old* ]]
