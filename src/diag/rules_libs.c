@@ -204,6 +204,8 @@ static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
 		const char *real_name = path_basename(real->real_path);
 		struct finding *f = rule_emit(d, self, "%s is an empty file in front of the driver's %s", l->real_path, real_name);
 		finding_subject(f, l->real_path);
+		finding_path(f, asked); /* the name a loader's search meets (explain_rank.c looks it up) */
+		finding_path(f, real->real_path);
 		finding_cause(f, "%s is a file of 0 bytes where the driver's library is expected; the loader stops there "
 				 "(\"file too short\") although the real %s is beside it%s. %s",
 			      through_link ? arena_printf(d->ctx->arena, "%s (which %s points to)", l->real_path, asked)

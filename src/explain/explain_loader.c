@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "explain/explain_loader.h"
 #include "fmt/version.h"
@@ -314,48 +313,6 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 #endif
 
 #ifdef EXPLAIN_HAVE_LOADER
-/* A real copy of an empty placeholder's library beside it, under the name with the full version
- * (libcuda.so.515.65.01 beside an empty libcuda.so.1): what the NVIDIA runtime mounts, so it ran,
- * and the placeholder is a file the image itself carries (a container committed with the
- * runtime's mounts, WSL's empty stand-ins), which ldconfig leaves alone ("is not a symbolic
- * link"). NULL when none. */
-static const char *mounted_beside(struct cudx_ctx *ctx, struct arena *a, const char *placeholder)
-{
-	/* the kernel module's release, when the tree shows it: a copy of another release is no answer */
-	size_t tlen = 0, vlen = 0;
-	int terr = 0;
-	const char *text = sysroot_read_text(&ctx->root, a, "/proc/driver/nvidia/version", 4096, &tlen, &terr);
-	const char *mv = text ? version_find_driver(text, tlen, &vlen) : NULL;
-	const char *module = mv ? arena_strndup(a, mv, vlen) : NULL;
-	const char *base = path_basename(placeholder);
-	const char *so = strstr(base, ".so");
-	if (!so)
-		return NULL;
-	size_t stem = (size_t)(so - base) + 3; /* "libcuda.so", also for the unversioned name */
-	struct sysroot_dirent *ents = NULL;
-	size_t n = 0;
-	const char *dir = path_dirname(a, placeholder);
-	if (sysroot_list_dir(&ctx->root, a, dir, &ents, &n, 50000) != 0) /* check's limit for a library dir */
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = ents[i].name, *v = name + stem + 1;
-		/* the full version: digits and dots after ".so.", at least one dot (not "libcuda.so.1.bak") */
-		if (strlen(name) <= stem + 1 || strncmp(name, base, stem) != 0 || name[stem] != '.' ||
-		    !isdigit((unsigned char)*v) || !strchr(v, '.') || strspn(v, "0123456789.") != strlen(v) ||
-		    strcmp(name, base) == 0 || (module && strcmp(v, module) != 0))
-			continue;
-		const char *path = path_join(a, dir, name);
-		struct mapped_file mf;
-		if (sysroot_map(&ctx->root, path, &mf) != 0)
-			continue;
-		bool elf = mf.data.n >= 4 && memcmp(mf.data.p, "\x7f" "ELF", 4) == 0;
-		sysroot_unmap(&mf);
-		if (elf)
-			return path;
-	}
-	return NULL;
-}
-
 static void resolve(void *cookie, struct arena *a, const char *name, struct explain_resolution *out)
 {
 	struct cudx_ctx *ctx = cookie;
@@ -388,8 +345,6 @@ static void resolve(void *cookie, struct arena *a, const char *name, struct expl
 	for (size_t i = 0; !r->path && i < r->n_cands && !out->placeholder; i++)
 		if (r->cands[i].empty)
 			out->placeholder = r->cands[i].path;
-	if (out->placeholder)
-		out->placeholder_shadows = mounted_beside(ctx, a, out->placeholder);
 	if (r->path && r->how == LOADER_HOW_LD_LIBRARY_PATH) {
 		/* the same search without the environment: a directory LD_LIBRARY_PATH names may also
 		 * be a default one or in ld.so.cache */

@@ -703,17 +703,22 @@ static bool framework_private(const char *lib)
 	       strncmp(lib, "libbitsandbytes", 15) == 0;
 }
 
-/* The real library beside an empty placeholder (explain_loader.c) when it is of the kernel
- * module's release, or the module is not known: linking the name to another release would make a
- * mismatch, so such a copy is not the answer */
-static const char *placeholder_shadows(const struct explain_machine *m, const struct explain_resolution *res)
+/* check's lib-damaged finding about the empty file the search stopped at (rules_libs.c: an empty
+ * file where a driver library's name leads, in front of the real library of the kernel module's
+ * release beside it), by the file or the name that leads to it; NULL when check has none */
+static const struct finding *empty_in_front(const struct explain_machine *m, const struct explain_resolution *res)
 {
-	const char *real = res->placeholder ? res->placeholder_shadows : NULL;
-	const char *module = m->inv->driver.kernel_version;
-	if (!real || !module)
-		return real;
-	const char *so = strstr(path_basename(real), ".so.");
-	return so && strcmp(so + 4, module) == 0 ? real : NULL;
+	for (size_t i = 0; res->available && res->placeholder && m->fs && i < m->fs->n; i++) {
+		const struct finding *f = &m->fs->v[i];
+		if (strcmp(f->id, "lib-damaged") != 0 || !f->subject)
+			continue;
+		bool about = strcmp(f->subject, res->placeholder) == 0;
+		for (size_t k = 0; k < f->n_paths && !about; k++)
+			about = strcmp(f->paths[k], res->placeholder) == 0;
+		if (about)
+			return f;
+	}
+	return NULL;
 }
 
 /* What the loader and the inventory say about a library cause. Returns the verdict and adds the
@@ -736,24 +741,17 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	/* in a container, the wanted name is an empty file where the NVIDIA runtime binds the host's
 	 * library (the image was built or committed with the runtime's mounts; Jetson images keep such
 	 * placeholders): the container ran without the runtime */
-	const char *shadowed = res->available ? placeholder_shadows(m, res) : NULL;
+	const struct finding *in_front = empty_in_front(m, res);
 	/* the runtime ran where the kernel module shows in the container beside the library it mounted */
-	if (strcmp(fid, "container-no-gpu") == 0 && shadowed && m->inv->system.container && m->inv->driver.kernel_version) {
-		*why = arena_printf(a, "the NVIDIA runtime did run: the kernel module shows, and %s is beside the empty %s",
-				    shadowed, res->placeholder);
+	if (strcmp(fid, "container-no-gpu") == 0 && in_front && m->inv->system.container && m->inv->driver.kernel_version) {
+		*why = arena_printf(a, "the NVIDIA runtime did run: the kernel module shows, and %s", in_front->summary);
 		return SUPPORT_CONTRADICTS;
 	}
-	if (strcmp(fid, "lib-damaged") == 0 && shadowed) {
-		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
-			 arena_printf(a, "the search for %s stops at %s, an empty file, in front of the real %s beside it",
-				      lib ? lib : "the library", res->placeholder, shadowed));
-		push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix,
-			 arena_printf(a, "%sln -sf %s %s && ldconfig",
-				      m->inv->system.container ? "rebuild the image without the empty file (a container "
-								 "committed with the runtime's mounts, or WSL's stand-ins, "
-								 "leaves them); in a running container: "
-							       : "",
-				      path_basename(shadowed), res->placeholder));
+	if (strcmp(fid, "lib-damaged") == 0 && in_front) {
+		for (size_t k = 0; k < in_front->n_evidence; k++)
+			push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence, in_front->evidence[k]);
+		for (size_t k = 0; k < in_front->n_fix; k++)
+			push_str(a, &cr->fix, &cr->n_fix, &cr->cap_fix, in_front->fix[k]);
 		return SUPPORT_CONFIRMS;
 	}
 	if (strcmp(fid, "container-no-gpu") == 0 && res->available && res->placeholder && m->inv->system.container) {
@@ -1326,7 +1324,7 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		if (res.dangling)
 			add_resolution_cause(a, m, r, &res, rank, "lib-broken-link",
 					     "the loader's search for the library the message names met a dangling link");
-		if (placeholder_shadows(m, &res))
+		if (empty_in_front(m, &res))
 			add_resolution_cause(a, m, r, &res, rank, "lib-damaged",
 					     "the library the message names is an empty file in front of the real one");
 		else if (res.placeholder && machine && m->inv->system.container)

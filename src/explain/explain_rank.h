@@ -66,9 +66,6 @@ struct explain_resolution {
 	/* an empty file (0 bytes) the search stopped at under the wanted name: in a container, the
 	 * mount point the NVIDIA runtime would have bound the host's library onto; NULL when none */
 	const char *placeholder;
-	/* the real library beside that placeholder under its full version (libcuda.so.515.65.01), as the
-	 * NVIDIA runtime mounts it: the runtime ran and the image's own empty file shadows it */
-	const char *placeholder_shadows;
 	/* a DLL the message names by its path, found there: the first of its imports that no
 	 * directory holds ("yolo.dll imports cudart64_92.dll, not found"), and that import's other
 	 * major where one is installed; NULL when none */
