@@ -145,19 +145,6 @@ static bool loader_name(const char *name, bool *dev)
 	return rest[0] == '.' && isdigit((unsigned char)rest[1]) && strspn(rest + 1, "0123456789") == strlen(rest + 1);
 }
 
-/* Another entry reaches the same empty file under a SONAME: that one is reported (a development
- * name's link to libcuda.so.1 says less than libcuda.so.1 itself) */
-static bool soname_entry_for(const struct inventory *inv, const struct lib_file *l)
-{
-	for (size_t i = 0; i < inv->n_libs; i++) {
-		const struct lib_file *o = &inv->libs[i];
-		bool dev = true;
-		if (o != l && o->real_path && strcmp(o->real_path, l->real_path) == 0 && loader_name(o->name, &dev) && !dev)
-			return true;
-	}
-	return false;
-}
-
 /* An empty file reached under a name the loader asks for (libcuda.so.1 itself, or the file its link
  * points to) in front of the real library beside it: the loader stops at the empty one ("file too
  * short"), and ldconfig does not replace a regular file under a SONAME ("is not a symbolic link").
@@ -194,7 +181,7 @@ static void check_empty_in_front(struct diag_ctx *d, const struct rule *self)
 			}
 			if (!asked && loader_name(l->name, &dev))
 				asked = l->path;
-			if (!asked || (dev && soname_entry_for(d->inv, l)))
+			if (!asked) /* one entry per real file (libs.c), so its chain holds every name */
 				continue;
 			through_link = true;
 		}
