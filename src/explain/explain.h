@@ -288,6 +288,11 @@ void explain_line_facts_joined(struct explain_reader *r, struct span line, struc
 /* Whether the line just read held a code's text that counts only next to its API's name
  * ("invalid device symbol" without CUDA): the next line may name it ("kernel.cu:120"). */
 bool explain_line_wants_api_word(const struct explain_reader *r);
+/* The form a Windows loader code (126, 127, 193, 5 ...) gives a failed load of a DLL (win-126,
+ * denied ...); NULL when the fact is no such code. */
+const char *explain_code_refines_form(const struct explain_fact *c);
+/* Whether the fact is a loader's plain failure (not-found, load-failed) a code can refine. */
+bool explain_form_is_a_load(const struct explain_fact *f);
 /* Classify a library name (a path is reduced to its base name). */
 void explain_lib_classify(const struct explain_catalog *cat, const char *name, struct explain_lib *out);
 /* The length of the family word in a name made from it ("cublas library not found" is read as

@@ -179,7 +179,7 @@ static bool known_form(const char *f)
 {
 	static const char *const forms[] = { "not-found", "load-failed", "undefined-symbol", "version-not-found",
 					     "link-time-ref", "no-version-info", "wrong-elf-class", "damaged", "stub",
-					     "link-not-found", "win-127" };
+					     "link-not-found", "win-127", "denied" };
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
 		if (strcmp(f, forms[i]) == 0)
 			return true;

@@ -1229,9 +1229,9 @@ static void drop_shadowed_numbers(struct explain_reader *L)
 	out->n = w;
 }
 
-/* A Windows code on the line tells how a named DLL failed: load-failed / not-found become win-126,
- * win-127, ... (the form's class row then decides; the code's own causes are absorbed). */
-static void refine_forms(struct explain_reader *L)
+/* The form a Windows loader code gives a failed load: load-failed / not-found become win-126,
+ * win-127, ... (the form's class row then decides); NULL for any other fact. */
+const char *explain_code_refines_form(const struct explain_fact *c)
 {
 	static const struct {
 		const char *api;
@@ -1242,23 +1242,35 @@ static void refine_forms(struct explain_reader *L)
 		/* 182, an import by ordinal that the DLL found lacks: 127's failure, by number instead of name */
 		{ "win32", 182, "win-127" },
 		{ "win32", 1114, "win-1114" }, { "win32", 1455, "win-1455" },        { "ntstatus", -1073741701, "win-193" },
+		/* 5, the file was found and refused (its permissions, an antivirus) */
+		{ "win32", 5, "denied" },
 		{ "ntstatus", -1073741515, "win-126" }, { "ntstatus", -1073741511, "win-127" },
 		{ "ntstatus", -1073741502, "win-1114" },
 	};
+	if (c->kind != EXF_CODE)
+		return NULL;
+	for (size_t i = 0; i < sizeof win / sizeof win[0]; i++)
+		if (c->code->code == win[i].code && strcmp(c->code->api, win[i].api) == 0)
+			return win[i].form;
+	return NULL;
+}
+
+bool explain_form_is_a_load(const struct explain_fact *f)
+{
+	return f->kind == EXF_FORM && (strcmp(f->form, "load-failed") == 0 || strcmp(f->form, "not-found") == 0);
+}
+
+/* A Windows code on the line tells how a named DLL failed (the code's own causes are absorbed). */
+static void refine_forms(struct explain_reader *L)
+{
 	for (size_t k = 0; k < L->out->n; k++) {
 		struct explain_fact *c = &L->out->v[k];
-		if (c->kind != EXF_CODE)
-			continue;
-		for (size_t i = 0; i < sizeof win / sizeof win[0]; i++) {
-			if (c->code->code != win[i].code || strcmp(c->code->api, win[i].api) != 0)
-				continue;
-			for (size_t j = 0; j < L->out->n; j++) {
-				struct explain_fact *f = &L->out->v[j];
-				if (f->kind == EXF_FORM &&
-				    (strcmp(f->form, "load-failed") == 0 || strcmp(f->form, "not-found") == 0)) {
-					f->form = win[i].form;
-					c->role = "absorbed"; /* the form speaks for it */
-				}
+		const char *form = explain_code_refines_form(c);
+		for (size_t j = 0; form && j < L->out->n; j++) {
+			struct explain_fact *f = &L->out->v[j];
+			if (explain_form_is_a_load(f)) {
+				f->form = form;
+				c->role = "absorbed"; /* the form speaks for it */
 			}
 		}
 	}
@@ -1287,10 +1299,11 @@ static void drop_loads_a_symbol_explains(struct explain_reader *L)
 	L->out->n = w;
 }
 
-/* The linker's "cannot find -l:libcuda.so.1" names the file it looked for, which the generic
- * not-found readings of the same line also catch: the line is about the linker's search (which
- * reads no ld.so.cache and no LD_LIBRARY_PATH), so its not-found of that library is no second fact. */
-static void drop_loads_the_linker_explains(struct explain_reader *L)
+/* A form that says more about a library than "not found" makes the line's generic not-found of the
+ * same library no second fact: the linker's "cannot find -l:libcuda.so.1" is about the linker's
+ * search (which reads no ld.so.cache and no LD_LIBRARY_PATH); glibc's "cannot open shared object
+ * file: Permission denied" found the file and was refused it. */
+static void drop_loads_a_finer_form_explains(struct explain_reader *L)
 {
 	size_t w = 0;
 	for (size_t r = 0; r < L->out->n; r++) {
@@ -1300,7 +1313,8 @@ static void drop_loads_the_linker_explains(struct explain_reader *L)
 				   strcmp(f->form, "not-found") == 0;
 		     k++) {
 			const struct explain_fact *o = &L->out->v[k];
-			shadowed = o->kind == EXF_FORM && o->form && strcmp(o->form, "link-not-found") == 0 &&
+			shadowed = o->kind == EXF_FORM && o->form &&
+				   (strcmp(o->form, "link-not-found") == 0 || strcmp(o->form, "denied") == 0) &&
 				   strcasecmp(subject_key(o), subject_key(f)) == 0;
 		}
 		if (!shadowed)
@@ -1452,7 +1466,7 @@ static void read_line(struct explain_reader *L, struct span line, struct span lc
 	drop_shadowed_numbers(L);
 	refine_forms(L);
 	drop_loads_a_symbol_explains(L);
-	drop_loads_the_linker_explains(L);
+	drop_loads_a_finer_form_explains(L);
 	absorb_forms(L);
 	absorb_restated_codes(L);
 	read_versions(L);

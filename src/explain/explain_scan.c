@@ -254,6 +254,30 @@ static void take_line(struct arena *a, struct explain_scan *out, struct explain_
 	m->ctx_until = lf->line_no + EXPLAIN_CONTEXT_LINES;
 }
 
+/* A Windows loader code alone on the line after a failed load (Julia's "could not load library X",
+ * then "Access is denied."): it says how that load failed, as it would on the same line. */
+static void refine_previous_load(struct explain_scan *out, struct explain_linefacts *ring,
+				 const struct explain_linefacts *lf)
+{
+	const char *form = NULL;
+	for (size_t i = 0; i < lf->n; i++) {
+		if (lf->v[i].kind == EXF_FORM)
+			return;
+		form = form ? form : explain_code_refines_form(&lf->v[i]);
+	}
+	/* the line before as this line's message will take it for context, and its own message */
+	struct explain_linefacts *p = &ring[(lf->line_no - 1) % RING];
+	for (size_t k = 0; form && p->line_no + 1 == lf->line_no && k < p->n; k++)
+		if (explain_form_is_a_load(&p->v[k]))
+			p->v[k].form = form;
+	for (size_t i = 0; form && i < out->n_msgs; i++) {
+		struct explain_message *m = &out->msgs[i];
+		for (size_t k = 0; m->line_no + 1 == lf->line_no && k < m->n_own; k++)
+			if (explain_form_is_a_load(&m->facts[k]))
+				m->facts[k].form = form;
+	}
+}
+
 void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struct span text,
 		       struct explain_scan *out)
 {
@@ -325,6 +349,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		}
 		if (lf->n == 0)
 			continue;
+		refine_previous_load(out, ring, lf);
 		/* the messages of the lines before take this line's facts as context */
 		for (size_t i = 0; i < out->n_msgs; i++)
 			if (out->msgs[i].ctx_until >= out->lines && out->msgs[i].line_no < out->lines)

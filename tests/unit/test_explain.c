@@ -2021,6 +2021,36 @@ static const struct form_case set47_48_forms[] = {
 	{ "Error: Could not start backend: Runtime compute cap 86 is not compatible with compile time compute cap 90", "framework-gpu-arch" },
 };
 
+/* Wordings written for set 51's misses (not its reports' texts), with look-alikes that must not
+ * take the new readings */
+static const struct form_case set51_forms[] = {
+	/* a library found and refused: glibc's EACCES (open or mmap) and Windows' error 5, also on the
+	 * line after the load that failed (Julia prints the reason below) */
+	{ "OSError: libcublasLt.so.12: cannot open shared object file: Permission denied", "probe-load-failed" },
+	{ "ImportError: /home/u/.local/lib/libcudnn.so.9: failed to map segment from shared object", "probe-load-failed" },
+	{ "could not load library \"D:\\tools\\bin\\cublas64_12.dll\"\nAccess is denied.", "probe-load-failed" },
+	{ "could not load library \"D:\\tools\\bin\\cublas64_12.dll\"\nThe specified module could not be found.", "not probe-load-failed" },
+	{ "ERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: 'C:\\Python311\\Lib\\site-packages\\torch\\lib\\asmjit.dll'",
+	  "not probe-load-failed" },
+	/* "unavailable" alone is no GPU held by another process; CUDA's own text says "busy or" */
+	{ "torch.cuda unavailable on the cluster", "not gpu-busy" },
+	{ "all CUDA-capable devices are busy or unavailable", "gpu-busy" },
+	/* an environment solved where no GPU was visible */
+	{ "conda environment built on a build server without a GPU has no CUDA", "conda-cuda-virtual-package" },
+	{ "GPU not used: env created on login node without GPU", "conda-cuda-virtual-package" },
+	/* libnvidia-container's error with the CLI's name cut off: the hook ran, the host's NVML is missing */
+	{ "initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown",
+	  "container-toolkit-missing" },
+	/* cuDNN 8's loader naming the path of another sub-library it opened: two releases mixed */
+	{ "Could not load library libcudnn_adv_infer.so.8. Error: /opt/conda/lib/libcudnn_ops_infer.so.8", "cudnn-mixed-versions" },
+	{ "Could not load library libcudnn_cnn_infer.so.8. Error: /opt/x/libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory",
+	  "not cudnn-mixed-versions" },
+	/* a CUDA library named by its role */
+	{ "Failed to initialize the CUDA runtime library", "lib-not-found" },
+	{ "Error: failed to load the NVRTC library", "lib-not-found" },
+	{ "Failed to initialize NVML: Driver/library version mismatch", "driver-userspace-mismatch" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2165,6 +2195,12 @@ static void test_set47_48_forms(void **state)
 	expect_first_findings(set47_48_forms, sizeof set47_48_forms / sizeof set47_48_forms[0]);
 }
 
+static void test_set51_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set51_forms, sizeof set51_forms / sizeof set51_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2277,6 +2313,7 @@ int main(void)
 		cmocka_unit_test(test_set45_forms),
 		cmocka_unit_test(test_set46_forms),
 		cmocka_unit_test(test_set47_48_forms),
+		cmocka_unit_test(test_set51_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
