@@ -1,13 +1,43 @@
 /* containerd on a GPU node: which config it reads and whether its default runtime is the NVIDIA
- * one. Kubernetes distributions keep the file in their own places. */
+ * one (Kubernetes distributions keep the file in their own places); and whether the host has the
+ * NVIDIA Container Toolkit and a container engine at all. */
 #include <errno.h>
 #include <string.h>
 
 #include "collect/inventory.h"
 #include "fmt/containerd_toml.h"
 
+/* The first of the programs found in the directories a host installs them to (NixOS: its system
+ * profile), by their path inside the root; NULL when none. */
+static const char *find_program(struct cudx_ctx *ctx, const char *const *names, size_t n)
+{
+	static const char *const dirs[] = { "/usr/bin", "/usr/local/bin", "/usr/sbin", "/bin", "/sbin",
+					    "/run/current-system/sw/bin" };
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+			const char *p = path_join(ctx->arena, dirs[k], names[i]);
+			if (sysroot_exists(&ctx->root, p))
+				return p;
+		}
+	return NULL;
+}
+
+/* The toolkit's programs: the prestart hook Docker's --gpus looks for (named
+ * nvidia-container-runtime-hook, and nvidia-container-toolkit before 1.14), the runtime and the
+ * CLIs. The engines: Docker's daemon, Podman, containerd (a snap's Docker, which carries its own
+ * NVIDIA support, is not one of them). */
+static void collect_container_host(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	static const char *const toolkit[] = { "nvidia-container-runtime-hook", "nvidia-container-toolkit",
+					       "nvidia-ctk", "nvidia-container-cli", "nvidia-container-runtime" };
+	static const char *const engines[] = { "dockerd", "podman", "containerd" };
+	inv->container_host.toolkit = find_program(ctx, toolkit, sizeof toolkit / sizeof toolkit[0]);
+	inv->container_host.engine = find_program(ctx, engines, sizeof engines / sizeof engines[0]);
+}
+
 void collect_container_engine(struct cudx_ctx *ctx, struct inventory *inv)
 {
+	collect_container_host(ctx, inv);
 	static const char *const configs[] = {
 		"/etc/containerd/config.toml",
 		"/var/lib/rancher/k3s/agent/etc/containerd/config.toml", /* k3s writes it at start */

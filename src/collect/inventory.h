@@ -104,6 +104,14 @@ struct containerd_info {
 	const char *default_runtime; /* default_runtime_name, NULL when unset (runc) */
 };
 
+/* The NVIDIA Container Toolkit and the container engines installed on a host
+ * (collect/container_engine.c): the toolkit's hook is what gives containers the GPUs and the
+ * driver; a container image does not carry it. Paths inside the root, NULL when none was found. */
+struct container_host_info {
+	const char *toolkit; /* nvidia-container-runtime-hook, nvidia-ctk, nvidia-container-cli, ... */
+	const char *engine;  /* dockerd, podman, containerd, ... */
+};
+
 struct toolkit {
 	const char *path;           /* "/usr/local/cuda-12.4" (inside the root) */
 	const char *real_path;      /* if path is a link ("/usr/local/cuda" -> ...) */
@@ -196,6 +204,7 @@ struct inventory {
 	long long loaded_pid; /* the process inv->loaded describes */
 	struct host_compiler hostcc;
 	struct containerd_info containerd;
+	struct container_host_info container_host;
 	struct inventory_note *notes;
 	size_t n_notes;
 	size_t cap_libs, cap_notes, cap_toolkits, cap_gpus, cap_env, cap_loaded;
@@ -240,7 +249,8 @@ void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
 #define DISTRO_CUDA_TOOLKIT_DIR "/usr/lib/nvidia-cuda-toolkit"
 void collect_toolkits(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_hostcc(struct cudx_ctx *ctx, struct inventory *inv);   /* nvcc's host compiler */
-void collect_container_engine(struct cudx_ctx *ctx, struct inventory *inv); /* containerd's runtimes */
+/* containerd's runtimes, the container toolkit and engines installed */
+void collect_container_engine(struct cudx_ctx *ctx, struct inventory *inv);
 /* The toolkit whose nvcc a build takes (collect/hostcc.c), or NULL. */
 const struct toolkit *hostcc_toolkit(const struct inventory *inv);
 void collect_libs(struct cudx_ctx *ctx, struct inventory *inv);

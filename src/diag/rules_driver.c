@@ -102,8 +102,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		return;
 	size_t n_pci;
 	const struct gpu_info *pci = undriven_pci_gpu(inv, &n_pci);
-	/* a tree with the PCI bus in it is a machine's, not an image's */
-	if (!inv->system.live && !kernel && !user && !pci) {
+	/* a tree with the PCI bus in it is a machine's, not an image's; so is one with the NVIDIA
+	 * Container Toolkit, which a host installs to give its containers the driver */
+	bool toolkit_host = inv->container_host.toolkit && !inv->system.container;
+	if (!inv->system.live && !kernel && !user && !pci && !toolkit_host) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
 		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
 		finding_mild(f);
@@ -127,6 +129,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "run GPU programs in pods (or chroot %s nvidia-smi on the host)", drv->operator_driver_root);
 		return;
 	}
+	/* a container's tree (not the live system) with the driver's libraries mounted or bound in:
+	 * the kernel module is the host's, and its /proc entries are no part of the tree */
+	if (!kernel && user && !drv->tegra && inv->system.container && !inv->system.live)
+		return;
 	struct finding *f;
 	if (!kernel && !user) {
 		f = rule_emit(d, self, "no NVIDIA driver is installed or loaded%s%s", pci ? " for the " : "",
@@ -178,6 +184,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	}
 	if (!kernel)
 		add_pci_evidence(f, inv);
+	if (toolkit_host && !kernel && !user)
+		finding_evidence(f, "the NVIDIA Container Toolkit is installed here (%s): this is a host, whose driver "
+				    "the toolkit mounts into containers, and there is none to mount",
+				 inv->container_host.toolkit);
 	if (drv->libcuda_path)
 		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
 				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");

@@ -118,7 +118,8 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		emit(d, self, &seen_wsl);
 	else if (inv->system.singularity) {
 		bool running = inv->system.live || inv->driver.kernel_version;
-		bool no_libcuda = !inv->driver.libcuda_path || inv->driver.libcuda_is_stub;
+		/* bound in but off the search path is driver-lib-off-path, not a container without --nv */
+		bool no_libcuda = (!inv->driver.libcuda_path && !inv->driver.libcuda_off_path) || inv->driver.libcuda_is_stub;
 		emit(d, self, running && !inv->driver.wsl && no_libcuda ? &seen_singularity : NULL);
 	}
 	else if (pods_get_no_driver(inv)) {
@@ -135,6 +136,25 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		emit(d, self, &node);
 	} else
 		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
+}
+
+/* A host (not a container) with a container engine and no NVIDIA Container Toolkit: its containers
+ * cannot be given the GPUs (collect/container_engine.c). */
+static void check_toolkit(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct container_host_info *h = &inv->container_host;
+	if (inv->system.container || !h->engine || h->toolkit) {
+		check_top(d, self);
+		return;
+	}
+	struct machine_side seen = {
+		h->engine, arena_printf(d->ctx->arena,
+					"a container engine is installed here (%s), the NVIDIA Container Toolkit is not "
+					"(no nvidia-container-runtime-hook, nvidia-ctk or nvidia-container-cli)",
+					h->engine)
+	};
+	emit(d, self, &seen);
 }
 
 static void check_wsl(struct diag_ctx *d, const struct rule *self)
@@ -332,7 +352,7 @@ static const struct rule message_rules[] = {
 		 "Kubernetes: request nvidia.com/gpu in the pod's resources\n"
 		 "Singularity/Apptainer: singularity exec --nv (apptainer exec --nv) binds the host's driver in",
 	  .about = "driver" },
-	{ "container-toolkit-missing", SEV_ERROR, check_top,
+	{ "container-toolkit-missing", SEV_ERROR, check_toolkit,
 	  .cause = "The NVIDIA Container Toolkit is not installed or not registered with the container engine, so "
 		   "it cannot give containers the GPUs.",
 	  .fix = "Install nvidia-container-toolkit\nnvidia-ctk runtime configure --runtime=docker\n"

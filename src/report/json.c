@@ -144,6 +144,12 @@ json_t *report_inventory_json(const struct inventory *inv)
 		json_object_set_new(cd, "default_runtime", report_json_str(inv->containerd.default_runtime));
 		json_object_set_new(o, "containerd", cd);
 	}
+	if (inv->container_host.toolkit || inv->container_host.engine) {
+		json_t *ch = json_object();
+		json_object_set_new(ch, "toolkit", report_json_str(inv->container_host.toolkit));
+		json_object_set_new(ch, "engine", report_json_str(inv->container_host.engine));
+		json_object_set_new(o, "container_host", ch);
+	}
 	json_t *libs = json_array();
 	for (size_t i = 0; i < inv->n_libs; i++)
 		json_array_append_new(libs, lib_json(&inv->libs[i]));

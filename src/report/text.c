@@ -82,6 +82,12 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 			 c->default_runtime ? c->default_runtime : "runc (not set)");
 		row(out, "containerd", buf);
 	}
+	if (inv->container_host.toolkit || inv->container_host.engine) {
+		const struct container_host_info *h = &inv->container_host;
+		snprintf(buf, sizeof buf, "NVIDIA Container Toolkit %s; engine %s", h->toolkit ? h->toolkit : "not installed",
+			 h->engine ? h->engine : "none found");
+		row(out, "containers", buf);
+	}
 	for (size_t i = 0; i < d->n_compat_dirs; i++)
 		row(out, "forward compat", d->compat_dirs[i]);
 	fputc('\n', out);

@@ -441,6 +441,35 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
 }
 
+# The NVIDIA Container Toolkit is installed on hosts, never in images: a tree with it and no driver
+# is a host without one (an error), and a host with a container engine but no toolkit is what
+# Docker's "could not select device driver" means
+@test "a tree with the NVIDIA Container Toolkit and no driver is a host: no-driver is an error; an engine without the toolkit backs container-toolkit-missing" {
+	mkdir -p "$root/usr/bin"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = info ]
+	touch "$root/usr/bin/nvidia-container-runtime-hook"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = error ]
+	[ "$(jq -r '.inventory.container_host.toolkit' <<<"$output")" = /usr/bin/nvidia-container-runtime-hook ]
+	py 'print("\n".join(next(f["evidence"] for f in r["findings"] if f["id"] == "no-driver")))' |
+		grep -q "NVIDIA Container Toolkit is installed here (/usr/bin/nvidia-container-runtime-hook)"
+	# inside a container the toolkit's files say nothing of a host
+	touch "$root/.dockerenv"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = info ]
+	rm "$root/.dockerenv" "$root/usr/bin/nvidia-container-runtime-hook"
+	msg='docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'
+	touch "$root/usr/bin/dockerd"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"a container engine is installed here (/usr/bin/dockerd), the NVIDIA Container Toolkit is not"* ]]
+	# with the toolkit the machine backs nothing (installed but Docker not restarted stays possible)
+	touch "$root/usr/bin/nvidia-ctk"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" != *"a container engine is installed here"* ]]
+}
+
 # The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:
 # a node with the module loaded and no libcuda of its own is how it works, not a broken driver
 @test "a GPU Operator node (libcuda only under /run/nvidia/driver): no-driver is mild; error 802 there is the fabric manager's" {

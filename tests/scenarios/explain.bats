@@ -892,6 +892,18 @@ GPU is NOT AVAILABLE"
 	echo "LD_LIBRARY_PATH=/.singularity.d/libs" >"$env_file"
 	explain_here "[error] CUDA error: CUDA driver version is insufficient for CUDA runtime version"
 	[ "$(cause_conf container-no-gpu)" != high ]
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq '[.findings[] | select(.id == "driver-lib-off-path" or .id == "no-driver")] | length' <<<"$output")" = 0 ]
+	# a shell that resets the environment (env -i, a prefix shell) loses /.singularity.d/libs
+	: >"$env_file"
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	jq -e '.findings[] | select(.id == "driver-lib-off-path") | .summary | test("/.singularity.d/libs")' <<<"$output"
+	explain_here "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = driver-lib-off-path ]
+	# a container's tree shows none of the host's /proc: the bound driver without it is no unloaded module
+	rm -r "$root/proc" "$root/sys/module/nvidia"
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq '[.findings[] | select(.id == "no-driver")] | length' <<<"$output")" = 0 ]
 }
 
 # Set 20's wordings: a package that did not make a SONAME link, Chinese and Japanese "missing" around a
