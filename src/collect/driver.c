@@ -370,6 +370,23 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv, const 
 		add_module_package(ctx, inv, k, name, version, path);
 	}
 }
+/* Kubernetes nodes whose driver libraries an installer keeps for the pods, off the host's own
+ * search path by design: the GPU Operator runs the driver in a container whose root the host sees
+ * at /run/nvidia/driver (the container toolkit mounts it into pods); GKE's driver installer puts it
+ * in /home/kubernetes/bin/nvidia (NVIDIA_INSTALL_DIR_HOST of its DaemonSet), which the device
+ * plugin mounts into pods at /usr/local/nvidia. */
+static const struct node_driver node_drivers[] = {
+	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib64/libcuda.so.1", "the GPU Operator's driver container",
+	  "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi" },
+	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi" },
+	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/aarch64-linux-gnu/libcuda.so.1",
+	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi" },
+	{ "/home/kubernetes/bin/nvidia", "/home/kubernetes/bin/nvidia/lib64/libcuda.so.1", "GKE's driver installer",
+	  "the device plugin, which mounts it at /usr/local/nvidia",
+	  "LD_LIBRARY_PATH=/home/kubernetes/bin/nvidia/lib64 /home/kubernetes/bin/nvidia/bin/nvidia-smi" },
+};
+
 
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 {
@@ -397,11 +414,9 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		d->wsl = d->wsl1 = true;
 		d->wsl1_release = release;
 	}
-	if (!d->libcuda_path &&
-	    (sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib64/libcuda.so.1") ||
-	     sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1") ||
-	     sysroot_exists(&ctx->root, "/run/nvidia/driver/usr/lib/aarch64-linux-gnu/libcuda.so.1")))
-		d->operator_driver_root = "/run/nvidia/driver";
+	for (size_t i = 0; !d->libcuda_path && !d->operator_driver && i < sizeof node_drivers / sizeof node_drivers[0]; i++)
+		if (sysroot_exists(&ctx->root, node_drivers[i].libcuda))
+			d->operator_driver = &node_drivers[i];
 	d->simulated = ctx->opt->driver;
 	if (d->simulated)
 		d->effective_version = d->simulated;

@@ -46,6 +46,12 @@ struct device_node {
 	bool is_char_device;
 };
 
+/* A Kubernetes node's driver kept for the pods (collect/driver.c's table): where, by whom, how the
+ * pods get it, and how to run a driver program on the host. */
+struct node_driver {
+	const char *root, *libcuda, *who, *pods, *host_fix;
+};
+
 struct driver_info {
 	const char *kernel_version;  /* from /proc/driver/nvidia/version, NULL when absent */
 	const char *kernel_flavour;  /* "proprietary" | "open" */
@@ -63,9 +69,11 @@ struct driver_info {
 	bool wsl;                    /* /usr/lib/wsl/lib or /dev/dxg present, or WSL 1 (wsl1) */
 	bool wsl1;                   /* WSL 1 (its kernel release ends in -Microsoft): no GPU at all */
 	const char *wsl1_release;    /* that kernel release */
-	/* the NVIDIA GPU Operator's driver container: its root, mounted on the host at
-	 * /run/nvidia/driver, holds the driver's libraries; the host has none of its own */
-	const char *operator_driver_root;
+	/* a Kubernetes node whose driver libraries an installer keeps for the pods in a directory of
+	 * its own (the GPU Operator's driver container, seen at /run/nvidia/driver; GKE's driver
+	 * installer, /home/kubernetes/bin/nvidia): the host has none of its own, by design
+	 * (collect/driver.c) */
+	const struct node_driver *operator_driver;
 	struct device_node *nodes;
 	size_t n_nodes;
 	/* no module loaded: the package that installs one (data/driver_module_packages.tsv), which

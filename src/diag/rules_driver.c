@@ -116,17 +116,17 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "run the container with GPU access: docker run --gpus all ... (or --device nvidia.com/gpu=all with CDI)");
 		return;
 	}
-	if (kernel && !user && drv->operator_driver_root) {
-		/* the GPU Operator's containerized driver: workloads get its libraries through the
-		 * container toolkit, host programs do not (by design) */
-		struct finding *f = rule_emit(d, self, "the driver runs in the GPU Operator's driver container (%s)",
-					      drv->operator_driver_root);
+	if (kernel && !user && drv->operator_driver) {
+		/* a node's driver kept for the pods: workloads get its libraries, host programs do not
+		 * (by design) */
+		const struct node_driver *nd = drv->operator_driver;
+		struct finding *f = rule_emit(d, self, "the driver is kept for the pods by %s (%s)", nd->who, nd->root);
 		finding_mild(f);
-		finding_cause(f, "The kernel module is loaded and the driver's libraries are in the GPU Operator's driver "
-				 "container, whose root the host sees at %s: the host itself has no libcuda.so.1, by design. "
-				 "Pods get the driver through the NVIDIA container toolkit; programs run on the host do not.",
-			      drv->operator_driver_root);
-		finding_fix(f, "run GPU programs in pods (or chroot %s nvidia-smi on the host)", drv->operator_driver_root);
+		finding_cause(f, "The kernel module is loaded and the driver's libraries are kept by %s in %s: the host "
+				 "itself has no libcuda.so.1 on its search path, by design. Pods get the driver through %s; "
+				 "programs run on the host do not.",
+			      nd->who, nd->root, nd->pods);
+		finding_fix(f, "run GPU programs in pods (on the host: %s)", nd->host_fix);
 		return;
 	}
 	/* a container's tree (not the live system) with the driver's libraries mounted or bound in:

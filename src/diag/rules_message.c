@@ -307,7 +307,7 @@ static void check_fabric_manager(struct diag_ctx *d, const struct rule *self)
 	const struct inventory *inv = d->inv;
 	const struct driver_info *drv = &inv->driver;
 	const char *why = NULL;
-	if (d->ctx->os == OS_LINUX && drv->kernel_version && !inv->system.container && !drv->operator_driver_root &&
+	if (d->ctx->os == OS_LINUX && drv->kernel_version && !inv->system.container && !drv->operator_driver &&
 	    !(drv->fabricmanager && drv->fabricmanager_enabled))
 		why = nvswitch_system(d);
 	if (!why) {

@@ -472,7 +472,7 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 
 # The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:
 # a node with the module loaded and no libcuda of its own is how it works, not a broken driver
-@test "a GPU Operator node (libcuda only under /run/nvidia/driver): no-driver is mild; error 802 there is the fabric manager's" {
+@test "a GPU Operator node (libcuda only under /run/nvidia/driver), a GKE node (/home/kubernetes/bin/nvidia): no-driver is mild; error 802 there is the fabric manager's" {
 	proc_version "$root" 460.73.01
 	fake_lib "$root" run/nvidia/driver/usr/lib64/libcuda.so.460.73.01 libcuda.so.1
 	ln -s libcuda.so.460.73.01 "$root/run/nvidia/driver/usr/lib64/libcuda.so.1"
@@ -487,6 +487,14 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	rm -r "$root/run/nvidia"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
+	# GKE's driver installer keeps it in /home/kubernetes/bin/nvidia, which pods get at /usr/local/nvidia
+	fake_lib "$root" home/kubernetes/bin/nvidia/lib64/libcuda.so.460.73.01 libcuda.so.1
+	ln -s libcuda.so.460.73.01 "$root/home/kubernetes/bin/nvidia/lib64/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = info ]
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "no-driver"))' | grep -q "GKE's driver installer (/home/kubernetes/bin/nvidia)"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
 }
 
 @test "driver 390 with a CUDA 9.2 runtime: driver-too-old from Table 3's pre-10.0 rows, without 11.x-only advice" {
