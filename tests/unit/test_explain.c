@@ -2051,6 +2051,25 @@ static const struct form_case set51_forms[] = {
 	{ "Failed to initialize NVML: Driver/library version mismatch", "driver-userspace-mismatch" },
 };
 
+/* Wordings written for set 52's misses, with look-alikes */
+static const struct form_case set52_forms[] = {
+	/* .NET's P/Invoke: the DLL loaded, the function missing (another release) */
+	{ "Unhandled exception. System.EntryPointNotFoundException: Unable to find an entry point named 'cudnnCreate' in DLL 'cudnn64_8'.",
+	  "dll-proc-not-found" },
+	/* a binding that picks its native build by the CUDA and GPU it finds, or whose CUDA part did not come up */
+	{ "WARN: no suitable GPU build found for cu102 on this platform, using the CPU engine", "framework-cpu-build" },
+	{ "CUDA backend did not initialize on this machine", "framework-cpu-build" },
+	{ "No GPU found, training on CPU", "not framework-cpu-build" },
+	{ "no matching files found for pattern *.cu", "not recognised" },
+	/* a run-time compiler older than the GPU */
+	{ "nvrtc does not support compute capability 9.0", "gpu-unsupported-by-toolkit" },
+	{ "Warning: ptxas does not support CC 8.9, falling back to the driver", "gpu-unsupported-by-toolkit" },
+	/* the snap's renamed CLI; JAX's found-but-older copy is no missing library */
+	{ "nvidia-container-cli.real: device error: GPU-1234abcd: unknown device", "cuda-visible-devices-hides" },
+	{ "CUDA backend failed to initialize: Found cuSPARSE version 12100, but JAX was built against version 12200, which is newer.",
+	  "pip-nvidia-shadowed" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2201,6 +2220,12 @@ static void test_set51_forms(void **state)
 	expect_first_findings(set51_forms, sizeof set51_forms / sizeof set51_forms[0]);
 }
 
+static void test_set52_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set52_forms, sizeof set52_forms / sizeof set52_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2314,6 +2339,7 @@ int main(void)
 		cmocka_unit_test(test_set46_forms),
 		cmocka_unit_test(test_set47_48_forms),
 		cmocka_unit_test(test_set51_forms),
+		cmocka_unit_test(test_set52_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
