@@ -8,11 +8,11 @@
 #include "fmt/containerd_toml.h"
 
 /* The first of the programs found in the directories a host installs them to (NixOS: its system
- * profile), by their path inside the root; NULL when none. */
+ * profile; the GPU Operator: its toolkit directory), by their path inside the root; NULL when none. */
 static const char *find_program(struct cudx_ctx *ctx, const char *const *names, size_t n)
 {
 	static const char *const dirs[] = { "/usr/bin", "/usr/local/bin", "/usr/sbin", "/bin", "/sbin",
-					    "/run/current-system/sw/bin" };
+					    "/run/current-system/sw/bin", "/usr/local/nvidia/toolkit" };
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
 			const char *p = path_join(ctx->arena, dirs[k], names[i]);
@@ -22,16 +22,35 @@ static const char *find_program(struct cudx_ctx *ctx, const char *const *names, 
 	return NULL;
 }
 
+/* A CDI spec of the toolkit's (nvidia-ctk cdi generate, NixOS's hardware.nvidia-container-toolkit,
+ * the GPU Operator): a file whose name starts with "nvidia" in a CDI spec directory. */
+static const char *find_cdi_spec(struct cudx_ctx *ctx)
+{
+	static const char *const dirs[] = { "/etc/cdi", "/var/run/cdi", "/run/cdi" };
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+		struct sysroot_dirent *ents;
+		size_t n;
+		if (sysroot_list_dir(&ctx->root, ctx->arena, dirs[k], &ents, &n, 256) != 0)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (strncmp(ents[i].name, "nvidia", 6) == 0)
+				return path_join(ctx->arena, dirs[k], ents[i].name);
+	}
+	return NULL;
+}
+
 /* The toolkit's programs: the prestart hook Docker's --gpus looks for (named
  * nvidia-container-runtime-hook, and nvidia-container-toolkit before 1.14), the runtime and the
- * CLIs. The engines: Docker's daemon, Podman, containerd (a snap's Docker, which carries its own
- * NVIDIA support, is not one of them). */
+ * CLIs, or a CDI spec it generated. The engines: Docker's daemon, Podman, containerd (a snap's
+ * Docker, which carries its own NVIDIA support, is not one of them). */
 static void collect_container_host(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	static const char *const toolkit[] = { "nvidia-container-runtime-hook", "nvidia-container-toolkit",
 					       "nvidia-ctk", "nvidia-container-cli", "nvidia-container-runtime" };
 	static const char *const engines[] = { "dockerd", "podman", "containerd" };
 	inv->container_host.toolkit = find_program(ctx, toolkit, sizeof toolkit / sizeof toolkit[0]);
+	if (!inv->container_host.toolkit)
+		inv->container_host.toolkit = find_cdi_spec(ctx);
 	inv->container_host.engine = find_program(ctx, engines, sizeof engines / sizeof engines[0]);
 }
 

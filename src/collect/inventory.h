@@ -116,7 +116,7 @@ struct containerd_info {
  * (collect/container_engine.c): the toolkit's hook is what gives containers the GPUs and the
  * driver; a container image does not carry it. Paths inside the root, NULL when none was found. */
 struct container_host_info {
-	const char *toolkit; /* nvidia-container-runtime-hook, nvidia-ctk, nvidia-container-cli, ... */
+	const char *toolkit; /* nvidia-container-runtime-hook, nvidia-ctk, ..., or its CDI spec */
 	const char *engine;  /* dockerd, podman, containerd, ... */
 };
 

@@ -73,6 +73,19 @@ static void add_pci_evidence(struct finding *f, const struct inventory *inv)
 			       "kernel option (or the VM's passthrough list) to use it on this host");
 }
 
+/* Where container runtimes bind the host's driver libraries into a container (Singularity's and
+ * Apptainer's --nv, the Kubernetes device plugins' /usr/local/nvidia): a libcuda there was put
+ * there by a runtime, not baked into the image. */
+static bool driver_bound_in(const struct driver_info *drv)
+{
+	static const char *const targets[] = { "/.singularity.d/libs/", "/usr/local/nvidia/" };
+	const char *p = drv->libcuda_path ? drv->libcuda_path : drv->libcuda_off_path;
+	for (size_t i = 0; p && i < sizeof targets / sizeof targets[0]; i++)
+		if (strncmp(p, targets[i], strlen(targets[i])) == 0)
+			return true;
+	return false;
+}
+
 static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
@@ -102,9 +115,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		return;
 	size_t n_pci;
 	const struct gpu_info *pci = undriven_pci_gpu(inv, &n_pci);
-	/* a tree with the PCI bus in it is a machine's, not an image's; so is one with the NVIDIA
-	 * Container Toolkit, which a host installs to give its containers the driver */
-	bool toolkit_host = inv->container_host.toolkit && !inv->system.container;
+	/* a tree with the PCI bus in it is a machine's, not an image's; so is one with a container
+	 * engine and the NVIDIA Container Toolkit, which a host installs to give its containers the
+	 * driver (an image of the toolkit itself, which the GPU Operator runs, has no engine) */
+	bool toolkit_host = inv->container_host.toolkit && inv->container_host.engine && !inv->system.container;
 	if (!inv->system.live && !kernel && !user && !pci && !toolkit_host) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
 		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
@@ -129,9 +143,9 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "run GPU programs in pods (on the host: %s)", nd->host_fix);
 		return;
 	}
-	/* a container's tree (not the live system) with the driver's libraries mounted or bound in:
-	 * the kernel module is the host's, and its /proc entries are no part of the tree */
-	if (!kernel && user && !drv->tegra && inv->system.container && !inv->system.live)
+	/* a container's tree (not the live system) with the driver's libraries bound in: the kernel
+	 * module is the host's, and its /proc entries are no part of the tree */
+	if (!kernel && user && !drv->tegra && inv->system.container && !inv->system.live && driver_bound_in(drv))
 		return;
 	struct finding *f;
 	if (!kernel && !user) {
@@ -185,9 +199,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	if (!kernel)
 		add_pci_evidence(f, inv);
 	if (toolkit_host && !kernel && !user)
-		finding_evidence(f, "the NVIDIA Container Toolkit is installed here (%s): this is a host, whose driver "
-				    "the toolkit mounts into containers, and there is none to mount",
-				 inv->container_host.toolkit);
+		finding_evidence(f, "a container engine (%s) and the NVIDIA Container Toolkit (%s) are installed here: "
+				    "this is a host, whose driver the toolkit mounts into containers, and there is none "
+				    "to mount",
+				 inv->container_host.engine, inv->container_host.toolkit);
 	if (drv->libcuda_path)
 		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
 				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");

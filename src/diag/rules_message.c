@@ -138,13 +138,27 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }
 
-/* A host (not a container) with a container engine and no NVIDIA Container Toolkit: its containers
- * cannot be given the GPUs (collect/container_engine.c). */
+/* Whether a message was written by the toolkit itself (it ran, so it is installed). */
+static bool toolkit_spoke(const struct message_inventory *mi)
+{
+	static const char *const programs[] = { "nvidia-container-cli", "nvidia-ctk", "nvidia-container-runtime",
+						"nvidia-container-toolkit" };
+	for (size_t i = 0; mi && i < mi->n; i++)
+		for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++)
+			if (mi->v[i].line && strstr(mi->v[i].line, programs[k]))
+				return true;
+	return false;
+}
+
+/* A host (not a container) with a container engine and no NVIDIA Container Toolkit (none of its
+ * programs, no CDI spec of it, no nvidia runtime in containerd's config): its containers cannot be
+ * given the GPUs (collect/container_engine.c). */
 static void check_toolkit(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const struct container_host_info *h = &inv->container_host;
-	if (inv->system.container || !h->engine || h->toolkit) {
+	if (inv->system.container || !h->engine || h->toolkit || inv->containerd.nvidia_runtime ||
+	    toolkit_spoke(inv->message)) {
 		check_top(d, self);
 		return;
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "explain/explain.h"
 
@@ -254,27 +255,61 @@ static void take_line(struct arena *a, struct explain_scan *out, struct explain_
 	m->ctx_until = lf->line_no + EXPLAIN_CONTEXT_LINES;
 }
 
-/* A Windows loader code alone on the line after a failed load (Julia's "could not load library X",
- * then "Access is denied."): it says how that load failed, as it would on the same line. */
+/* Whether the line ends with the library's name (a path to it, quoted or not, a colon after it): a
+ * loader's sentence whose reason follows on the next line. */
+static bool ends_with_library(const char *line, const char *lib)
+{
+	size_t n = strlen(line), k = strlen(lib);
+	while (n && strchr("\"':` ", line[n - 1]))
+		n--;
+	return k && n >= k && strncasecmp(line + n - k, lib, k) == 0;
+}
+
+/* Whether the line says nothing but the code's text ("Access is denied.", a box-drawing border and
+ * punctuation around it): letters and digits outside the text, at most a few. */
+static bool line_is_the_code(struct span lc, const struct explain_fact *code)
+{
+	size_t words = 0, own = 0;
+	for (size_t i = 0; i < lc.n; i++)
+		words += isalnum((unsigned char)((const char *)lc.p)[i]) != 0;
+	for (const char *c = code->text; c && *c; c++)
+		own += isalnum((unsigned char)*c) != 0;
+	return words <= own + 3;
+}
+
+/* A Windows loader code alone on the line after a load whose sentence ends with the library (Julia's
+ * `could not load library "X"`, then "Access is denied."): the code says how that load failed, as it
+ * would on the same line. Not a code of another sentence (pip's "[WinError 5] Access is denied:
+ * 'X.dll'" after cuDNN's "Could not locate Y.dll. Please ..."). */
 static void refine_previous_load(struct explain_scan *out, struct explain_linefacts *ring,
-				 const struct explain_linefacts *lf)
+				 const struct explain_linefacts *lf, struct span lc)
 {
 	const char *form = NULL;
 	for (size_t i = 0; i < lf->n; i++) {
-		if (lf->v[i].kind == EXF_FORM)
+		if (lf->v[i].kind == EXF_FORM || lf->v[i].kind == EXF_LIB)
 			return;
-		form = form ? form : explain_code_refines_form(&lf->v[i]);
+		const char *f = explain_code_refines_form(&lf->v[i]);
+		if (f && !form && line_is_the_code(lc, &lf->v[i]))
+			form = f;
 	}
-	/* the line before as this line's message will take it for context, and its own message */
-	struct explain_linefacts *p = &ring[(lf->line_no - 1) % RING];
-	for (size_t k = 0; form && p->line_no + 1 == lf->line_no && k < p->n; k++)
-		if (explain_form_is_a_load(&p->v[k]))
-			p->v[k].form = form;
-	for (size_t i = 0; form && i < out->n_msgs; i++) {
+	if (!form || lf->line_no < 2)
+		return;
+	for (size_t i = 0; i < out->n_msgs; i++) {
 		struct explain_message *m = &out->msgs[i];
-		for (size_t k = 0; m->line_no + 1 == lf->line_no && k < m->n_own; k++)
-			if (explain_form_is_a_load(&m->facts[k]))
+		if (m->line_no + 1 != lf->line_no)
+			continue;
+		bool refined = false;
+		for (size_t k = 0; k < m->n_own; k++)
+			if (explain_form_is_a_load(&m->facts[k]) && m->facts[k].has_lib && m->facts[k].lib.name &&
+			    ends_with_library(m->line, m->facts[k].lib.name)) {
 				m->facts[k].form = form;
+				refined = true;
+			}
+		/* the line before as this line's message takes it for context */
+		struct explain_linefacts *p = &ring[(lf->line_no - 1) % RING];
+		for (size_t k = 0; refined && p->line_no + 1 == lf->line_no && k < p->n; k++)
+			if (explain_form_is_a_load(&p->v[k]))
+				p->v[k].form = form;
 	}
 }
 
@@ -291,8 +326,10 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	size_t max_line = text.n < EXPLAIN_MAX_LINE ? text.n : EXPLAIN_MAX_LINE;
 	char *norm = arena_alloc_uninit(a, max_line + 1), *lc = arena_alloc_uninit(a, max_line + 1);
 	struct explain_linefacts *ring = arena_alloc_uninit(a, RING * sizeof *ring);
-	for (size_t i = 0; i < RING; i++)
+	for (size_t i = 0; i < RING; i++) {
 		ring[i].line_no = 0;
+		ring[i].n = 0;
+	}
 	struct explain_reader *reader = explain_reader_new(a, cat, max_line);
 	/* the line before, kept while it said nothing and ends open (or held a code's text that needs
 	 * its API named); both lines joined when this one says nothing either */
@@ -349,7 +386,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		}
 		if (lf->n == 0)
 			continue;
-		refine_previous_load(out, ring, lf);
+		refine_previous_load(out, ring, lf, span_make(lc, k));
 		/* the messages of the lines before take this line's facts as context */
 		for (size_t i = 0; i < out->n_msgs; i++)
 			if (out->msgs[i].ctx_until >= out->lines && out->msgs[i].line_no < out->lines)

@@ -441,33 +441,51 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
 }
 
-# The NVIDIA Container Toolkit is installed on hosts, never in images: a tree with it and no driver
-# is a host without one (an error), and a host with a container engine but no toolkit is what
-# Docker's "could not select device driver" means
-@test "a tree with the NVIDIA Container Toolkit and no driver is a host: no-driver is an error; an engine without the toolkit backs container-toolkit-missing" {
+# The NVIDIA Container Toolkit beside a container engine is a host's: a tree with both and no driver
+# is a host without one (an error); the toolkit alone is also the image of the toolkit itself (the
+# GPU Operator's). A host with an engine and no toolkit is what Docker's "could not select device
+# driver" means; a CDI spec or containerd's nvidia runtime is the toolkit too, and a message the
+# toolkit wrote says it ran
+@test "a tree with a container engine and the NVIDIA Container Toolkit and no driver is a host: no-driver is an error; an engine without the toolkit backs container-toolkit-missing" {
 	mkdir -p "$root/usr/bin"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(finding_severity no-driver)" = info ]
 	touch "$root/usr/bin/nvidia-container-runtime-hook"
 	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = info ]
+	touch "$root/usr/bin/dockerd"
+	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(finding_severity no-driver)" = error ]
 	[ "$(jq -r '.inventory.container_host.toolkit' <<<"$output")" = /usr/bin/nvidia-container-runtime-hook ]
+	[ "$(jq -r '.inventory.container_host.engine' <<<"$output")" = /usr/bin/dockerd ]
 	py 'print("\n".join(next(f["evidence"] for f in r["findings"] if f["id"] == "no-driver")))' |
-		grep -q "NVIDIA Container Toolkit is installed here (/usr/bin/nvidia-container-runtime-hook)"
+		grep -q "a container engine (/usr/bin/dockerd) and the NVIDIA Container Toolkit (/usr/bin/nvidia-container-runtime-hook) are installed here"
 	# inside a container the toolkit's files say nothing of a host
 	touch "$root/.dockerenv"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(finding_severity no-driver)" = info ]
 	rm "$root/.dockerenv" "$root/usr/bin/nvidia-container-runtime-hook"
 	msg='docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'
-	touch "$root/usr/bin/dockerd"
+	backed='a container engine is installed here (/usr/bin/dockerd), the NVIDIA Container Toolkit is not'
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
-	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"a container engine is installed here (/usr/bin/dockerd), the NVIDIA Container Toolkit is not"* ]]
-	# with the toolkit the machine backs nothing (installed but Docker not restarted stays possible)
-	touch "$root/usr/bin/nvidia-ctk"
-	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
-	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" != *"a container engine is installed here"* ]]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"$backed"* ]]
+	# the toolkit's own message: it ran
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
+		"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown"
+	[[ "$(jq -r '[.causes[].evidence[]] | join("\n")' <<<"$output")" != *"$backed"* ]]
+	# a CDI spec (NixOS's module writes one and no nvidia-ctk on the system path), the GPU
+	# Operator's toolkit directory, containerd's nvidia runtime: the toolkit is there
+	for way in cdi operator containerd; do
+		case $way in
+		cdi) mkdir -p "$root/run/cdi" && touch "$root/run/cdi/nvidia-container-toolkit.json" ;;
+		operator) mkdir -p "$root/usr/local/nvidia/toolkit" && touch "$root/usr/local/nvidia/toolkit/nvidia-container-runtime" ;;
+		containerd) mkdir -p "$root/etc/containerd" && printf '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]\n' >"$root/etc/containerd/config.toml" ;;
+		esac
+		run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
+		[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" != *"$backed"* ]]
+		rm -rf "$root/run/cdi" "$root/usr/local/nvidia" "$root/etc/containerd"
+	done
 }
 
 # The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:

@@ -1216,19 +1216,21 @@ driver_535_only_through_env() {
 
 # Set 29: Colab keeps the driver's libraries in /usr/lib64-nvidia, which only LD_LIBRARY_PATH names;
 # ffmpeg run without it says "Cannot load libcuda.so.1"
-@test "libcuda.so.1 not loadable where the driver's copy is reached only through LD_LIBRARY_PATH: driver-lib-off-path first; not for Singularity's /.singularity.d/libs" {
+@test "libcuda.so.1 not loadable where the driver's copy is reached only through LD_LIBRARY_PATH: driver-lib-off-path first; also Singularity's /.singularity.d/libs, not a container without --nv" {
 	driver_535_only_through_env /usr/lib64-nvidia
 	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
 	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
 	[ "$(first_cause)" = "driver-lib-off-path high" ]
 	jq -e '.causes[0].evidence | map(test("only through LD_LIBRARY_PATH")) | any' <<<"$output"
 	[ "$(cause_conf no-driver)" = ruled-out ]
-	# Apptainer's --nv binds the driver into /.singularity.d/libs, on every process's LD_LIBRARY_PATH
+	# Apptainer's --nv binds the driver into /.singularity.d/libs, which the container's environment
+	# names: a process that could not load it ran without (env -i, a prefix shell); --nv was given
 	mkdir -p "$root/.singularity.d"
 	mv "$root/usr/lib64-nvidia" "$root/.singularity.d/libs"
 	echo "LD_LIBRARY_PATH=/.singularity.d/libs" >"$env_file"
 	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
-	[ "$(cause_conf driver-lib-off-path)" != high ]
+	[ "$(first_cause)" = "driver-lib-off-path high" ]
+	[ "$(cause_conf container-no-gpu)" != high ]
 }
 
 # Set 30: Triton's JIT build links -l:libcuda.so.1 in a pod whose driver is mounted at

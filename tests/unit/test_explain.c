@@ -2045,7 +2045,30 @@ static const struct form_case set51_forms[] = {
 	{ "Could not load library libcudnn_adv_infer.so.8. Error: /opt/conda/lib/libcudnn_ops_infer.so.8", "cudnn-mixed-versions" },
 	{ "Could not load library libcudnn_cnn_infer.so.8. Error: /opt/x/libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory",
 	  "not cudnn-mixed-versions" },
-	/* a CUDA library named by its role */
+	/* more wordings of a file found and refused (EPERM, musl, SELinux, a DLL before Windows' text) */
+	{ "libcudart.so.12: cannot open shared object file: Operation not permitted", "probe-load-failed" },
+	{ "Error loading shared library libcudart.so.12: Permission denied", "probe-load-failed" },
+	{ "/x/libcudnn.so.8: cannot restore segment prot after reloc: Permission denied", "probe-load-failed" },
+	{ "cudnn_ops_infer64_8.dll: Access is denied.", "probe-load-failed" },
+	{ "LoadLibrary(\"cudart64_12.dll\") failed: ERROR_ACCESS_DENIED", "probe-load-failed" },
+	/* mmap's ENOMEM is an address-space limit, not a refusal */
+	{ "OSError: /x/nvidia/cublas/lib/libcublasLt.so.11: failed to map segment from shared object: Cannot allocate memory",
+	  "not probe-load-failed" },
+	/* a code alone on the line refines only a load whose sentence ends with the library; pip's
+	 * error about another DLL after cuDNN's search does not; a code on the first line has no load
+	 * before it */
+	{ "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\nERROR: Could not install packages due to an OSError: [WinError 5] Access is denied: 'C:\\x\\torch\\lib\\asmjit.dll'",
+	  "not probe-load-failed" },
+	{ "Access is denied.\ncould not load library \"D:\\tools\\bin\\cublas64_12.dll\"", "not probe-load-failed" },
+	/* images are built on machines without GPUs as a rule: only an environment solved there says so */
+	{ "container built on host without nvidia gpu: Failed to initialize NVML: Unknown Error", "not conda-cuda-virtual-package" },
+	/* the loaded library's own path with the loader's reason after it is no second release */
+	{ "Could not load library libcudnn_cnn_infer.so.8. Error: /usr/lib/x86_64-linux-gnu/libcudnn_cnn_infer.so.8: file too short",
+	  "lib-damaged" },
+	/* a CUDA library named by its role; cuBLAS's and cuDNN's "failed to initialize" is their handle */
+	{ "Failed to initialize cuBLAS library: Error code is: 1 (CUBLAS_STATUS_NOT_INITIALIZED)", "not lib-not-found" },
+	{ "Failed to initialize cudnn library: CUDNN_STATUS_INTERNAL_ERROR", "not lib-not-found" },
+	{ "Failed to load the cuBLAS library", "lib-not-found" },
 	{ "Failed to initialize the CUDA runtime library", "lib-not-found" },
 	{ "Error: failed to load the NVRTC library", "lib-not-found" },
 	{ "Failed to initialize NVML: Driver/library version mismatch", "driver-userspace-mismatch" },
