@@ -12,7 +12,9 @@
 static const char *find_program(struct cudx_ctx *ctx, const char *const *names, size_t n)
 {
 	static const char *const dirs[] = { "/usr/bin", "/usr/local/bin", "/usr/sbin", "/bin", "/sbin",
-					    "/run/current-system/sw/bin", "/usr/local/nvidia/toolkit" };
+					    "/run/current-system/sw/bin", "/var/lib/rancher/rke2/bin",
+					    "/snap/microk8s/current/bin", CONTAINER_TOOLKIT_OPERATOR_DIR,
+					    "/home/kubernetes/bin/nvidia/toolkit" };
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
 			const char *p = path_join(ctx->arena, dirs[k], names[i]);
@@ -23,7 +25,8 @@ static const char *find_program(struct cudx_ctx *ctx, const char *const *names, 
 }
 
 /* A CDI spec of the toolkit's (nvidia-ctk cdi generate, NixOS's hardware.nvidia-container-toolkit,
- * the GPU Operator): a file whose name starts with "nvidia" in a CDI spec directory. */
+ * the GPU Operator's management.nvidia.com-gpu.yaml, the device plugin's
+ * k8s.device-plugin.nvidia.com-gpu.json): a file with "nvidia" in its name in a CDI spec directory. */
 static const char *find_cdi_spec(struct cudx_ctx *ctx)
 {
 	static const char *const dirs[] = { "/etc/cdi", "/var/run/cdi", "/run/cdi" };
@@ -33,7 +36,7 @@ static const char *find_cdi_spec(struct cudx_ctx *ctx)
 		if (sysroot_list_dir(&ctx->root, ctx->arena, dirs[k], &ents, &n, 256) != 0)
 			continue;
 		for (size_t i = 0; i < n; i++)
-			if (strncmp(ents[i].name, "nvidia", 6) == 0)
+			if (strstr(ents[i].name, "nvidia"))
 				return path_join(ctx->arena, dirs[k], ents[i].name);
 	}
 	return NULL;
@@ -41,13 +44,13 @@ static const char *find_cdi_spec(struct cudx_ctx *ctx)
 
 /* The toolkit's programs: the prestart hook Docker's --gpus looks for (named
  * nvidia-container-runtime-hook, and nvidia-container-toolkit before 1.14), the runtime and the
- * CLIs, or a CDI spec it generated. The engines: Docker's daemon, Podman, containerd (a snap's
- * Docker, which carries its own NVIDIA support, is not one of them). */
+ * CLIs, or a CDI spec it generated. The engines: Docker's daemon, Podman, containerd, CRI-O, k3s,
+ * RKE2 (a snap's Docker, which carries its own NVIDIA support, is not one of them). */
 static void collect_container_host(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	static const char *const toolkit[] = { "nvidia-container-runtime-hook", "nvidia-container-toolkit",
 					       "nvidia-ctk", "nvidia-container-cli", "nvidia-container-runtime" };
-	static const char *const engines[] = { "dockerd", "podman", "containerd" };
+	static const char *const engines[] = { "dockerd", "podman", "containerd", "crio", "k3s", "rke2" };
 	inv->container_host.toolkit = find_program(ctx, toolkit, sizeof toolkit / sizeof toolkit[0]);
 	if (!inv->container_host.toolkit)
 		inv->container_host.toolkit = find_cdi_spec(ctx);

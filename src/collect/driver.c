@@ -377,14 +377,14 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv, const 
  * plugin mounts into pods at /usr/local/nvidia. */
 static const struct node_driver node_drivers[] = {
 	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib64/libcuda.so.1", "the GPU Operator's driver container",
-	  "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi" },
+	  "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
 	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi" },
+	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
 	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/aarch64-linux-gnu/libcuda.so.1",
-	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi" },
+	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
 	{ "/home/kubernetes/bin/nvidia", "/home/kubernetes/bin/nvidia/lib64/libcuda.so.1", "GKE's driver installer",
 	  "the device plugin, which mounts it at /usr/local/nvidia",
-	  "LD_LIBRARY_PATH=/home/kubernetes/bin/nvidia/lib64 /home/kubernetes/bin/nvidia/bin/nvidia-smi" },
+	  "LD_LIBRARY_PATH=/home/kubernetes/bin/nvidia/lib64 /home/kubernetes/bin/nvidia/bin/nvidia-smi", false },
 };
 
 

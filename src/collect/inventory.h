@@ -50,6 +50,7 @@ struct device_node {
  * pods get it, and how to run a driver program on the host. */
 struct node_driver {
 	const char *root, *libcuda, *who, *pods, *host_fix;
+	bool uses_toolkit; /* the pods get it through the NVIDIA Container Toolkit */
 };
 
 struct driver_info {
@@ -111,6 +112,9 @@ struct containerd_info {
 	bool nvidia_runtime;         /* it defines an nvidia runtime */
 	const char *default_runtime; /* default_runtime_name, NULL when unset (runc) */
 };
+
+/* Where the GPU Operator installs the toolkit on a host (only a host has it) */
+#define CONTAINER_TOOLKIT_OPERATOR_DIR "/usr/local/nvidia/toolkit"
 
 /* The NVIDIA Container Toolkit and the container engines installed on a host
  * (collect/container_engine.c): the toolkit's hook is what gives containers the GPUs and the

@@ -118,7 +118,10 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	/* a tree with the PCI bus in it is a machine's, not an image's; so is one with a container
 	 * engine and the NVIDIA Container Toolkit, which a host installs to give its containers the
 	 * driver (an image of the toolkit itself, which the GPU Operator runs, has no engine) */
-	bool toolkit_host = inv->container_host.toolkit && inv->container_host.engine && !inv->system.container;
+	const char *tk = inv->container_host.toolkit;
+	bool toolkit_host = tk && !inv->system.container &&
+			    (inv->container_host.engine ||
+			     strncmp(tk, CONTAINER_TOOLKIT_OPERATOR_DIR "/", sizeof CONTAINER_TOOLKIT_OPERATOR_DIR) == 0);
 	if (!inv->system.live && !kernel && !user && !pci && !toolkit_host) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
 		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
@@ -145,8 +148,21 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	}
 	/* a container's tree (not the live system) with the driver's libraries bound in: the kernel
 	 * module is the host's, and its /proc entries are no part of the tree */
-	if (!kernel && user && !drv->tegra && inv->system.container && !inv->system.live && driver_bound_in(drv))
+	if (!kernel && user && !drv->tegra && inv->system.container && !inv->system.live) {
+		if (driver_bound_in(drv))
+			return;
+		/* the toolkit binds the host's libraries into the image's own library directory, where a
+		 * copy baked into the image would be too: either way the module is the host's */
+		struct finding *f = rule_emit(d, self, "the NVIDIA kernel module is not visible from this container's tree");
+		finding_mild(f);
+		finding_cause(f, "This container's tree holds the driver's user-space library (%s), mounted in by the "
+				 "container runtime or baked into the image, but none of the kernel module's /proc "
+				 "entries: the module is the host's, and a copied tree does not show it.",
+			      drv->libcuda_path ? drv->libcuda_path : drv->libcuda_off_path);
+		finding_fix(f, "on the host: cat /proc/driver/nvidia/version (it must be the version of %s)",
+			    drv->libcuda_version ? drv->libcuda_version : "the libcuda here");
 		return;
+	}
 	struct finding *f;
 	if (!kernel && !user) {
 		f = rule_emit(d, self, "no NVIDIA driver is installed or loaded%s%s", pci ? " for the " : "",
@@ -198,11 +214,16 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	}
 	if (!kernel)
 		add_pci_evidence(f, inv);
+	if (toolkit_host && !kernel && !user &&
+	    strncmp(tk, CONTAINER_TOOLKIT_OPERATOR_DIR "/", sizeof CONTAINER_TOOLKIT_OPERATOR_DIR) == 0)
+		finding_fix(f, "a GPU Operator node: the operator's driver DaemonSet installs the driver, not the host's "
+			       "packages: kubectl -n gpu-operator logs ds/nvidia-driver-daemonset");
 	if (toolkit_host && !kernel && !user)
-		finding_evidence(f, "a container engine (%s) and the NVIDIA Container Toolkit (%s) are installed here: "
-				    "this is a host, whose driver the toolkit mounts into containers, and there is none "
-				    "to mount",
-				 inv->container_host.engine, inv->container_host.toolkit);
+		finding_evidence(f, "the NVIDIA Container Toolkit (%s)%s%s%s %s installed here: this is a host, whose "
+				    "driver the toolkit mounts into containers, and there is none to mount",
+				 tk, inv->container_host.engine ? " and a container engine (" : "",
+				 inv->container_host.engine ? inv->container_host.engine : "",
+				 inv->container_host.engine ? ")" : "", inv->container_host.engine ? "are" : "is");
 	if (drv->libcuda_path)
 		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
 				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");

@@ -22,6 +22,7 @@
 #include "collect/python.h"
 #include "diag/rule.h"
 #include "kb/kb.h"
+#include "util/ci.h"
 #include "explain/explain_message.h"
 
 static const struct message_cause *cause_of(const struct message_entry *e, const char *id, bool top_only)
@@ -138,34 +139,48 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 }
 
-/* Whether a message was written by the toolkit itself (it ran, so it is installed). */
+/* Whether a message was written by the toolkit itself (it ran, so it is installed): its program's
+ * name followed by its colon ("nvidia-container-cli: initialization error: ..."), not a line that
+ * says the program is missing ("fork/exec /usr/bin/nvidia-container-runtime: no such file"). */
 static bool toolkit_spoke(const struct message_inventory *mi)
 {
-	static const char *const programs[] = { "nvidia-container-cli", "nvidia-ctk", "nvidia-container-runtime",
-						"nvidia-container-toolkit" };
-	for (size_t i = 0; mi && i < mi->n; i++)
-		for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++)
-			if (mi->v[i].line && strstr(mi->v[i].line, programs[k]))
+	static const char *const said[] = { "nvidia-container-cli: ", "nvidia-container-cli.real: ", "nvidia-ctk: " };
+	static const char *const missing[] = { "no such file", "not found", "cannot execute", "permission denied" };
+	for (size_t i = 0; mi && i < mi->n; i++) {
+		const char *line = mi->v[i].line;
+		for (size_t k = 0; line && k < sizeof said / sizeof said[0]; k++) {
+			const char *p = strstr(line, said[k]);
+			if (!p)
+				continue;
+			const char *after = p + strlen(said[k]);
+			bool absent = false;
+			for (size_t j = 0; j < sizeof missing / sizeof missing[0]; j++)
+				absent |= ci_has_n(after, strlen(missing[j]), missing[j]);
+			if (!absent)
 				return true;
+		}
+	}
 	return false;
 }
 
 /* A host (not a container) with a container engine and no NVIDIA Container Toolkit (none of its
  * programs, no CDI spec of it, no nvidia runtime in containerd's config): its containers cannot be
- * given the GPUs (collect/container_engine.c). */
+ * given the GPUs (collect/container_engine.c). Not a node whose pods get the driver without the
+ * toolkit (GKE's device plugin). */
 static void check_toolkit(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const struct container_host_info *h = &inv->container_host;
+	const struct node_driver *nd = inv->driver.operator_driver;
 	if (inv->system.container || !h->engine || h->toolkit || inv->containerd.nvidia_runtime ||
-	    toolkit_spoke(inv->message)) {
+	    (nd && !nd->uses_toolkit) || toolkit_spoke(inv->message)) {
 		check_top(d, self);
 		return;
 	}
 	struct machine_side seen = {
 		h->engine, arena_printf(d->ctx->arena,
 					"a container engine is installed here (%s), the NVIDIA Container Toolkit is not "
-					"(no nvidia-container-runtime-hook, nvidia-ctk or nvidia-container-cli)",
+					"(none of its programs, no CDI spec of it, no nvidia runtime in containerd's config)",
 					h->engine)
 	};
 	emit(d, self, &seen);

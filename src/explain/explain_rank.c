@@ -25,6 +25,7 @@
 #include "explain/explain_rank.h"
 #include "fmt/version.h"
 #include "kb/kb.h"
+#include "util/ci.h"
 
 const char *explain_conf_name(enum explain_conf c)
 {
@@ -47,7 +48,7 @@ const char *explain_kv_get(const struct explain_result *r, const char *key)
 	return NULL;
 }
 
-/* Case-insensitive helpers of our own: mingw lacks strcasestr. */
+/* Case-insensitive helpers (util/ci.h: mingw lacks strcasestr). */
 static bool ci_eq(const char *a, const char *b)
 {
 	while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*b))
@@ -55,24 +56,6 @@ static bool ci_eq(const char *a, const char *b)
 	return *a == 0 && *b == 0;
 }
 
-/* Whether needle occurs in hay[0..len), ignoring case. */
-static bool ci_has_n(const char *hay, size_t len, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (size_t i = 0; i + n <= len; i++) {
-		size_t k = 0;
-		while (k < n && tolower((unsigned char)hay[i + k]) == tolower((unsigned char)needle[k]))
-			k++;
-		if (k == n)
-			return true;
-	}
-	return false;
-}
-
-static bool ci_has(const char *hay, const char *needle)
-{
-	return ci_has_n(hay, strlen(hay), needle);
-}
 
 static void lib_kv(struct arena *a, struct explain_result *r, const struct explain_lib *l)
 {

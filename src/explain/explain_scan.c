@@ -260,17 +260,22 @@ static void take_line(struct arena *a, struct explain_scan *out, struct explain_
 static bool ends_with_library(const char *line, const char *lib)
 {
 	size_t n = strlen(line), k = strlen(lib);
-	while (n && strchr("\"':` ", line[n - 1]))
+	while (n && strchr("\"':`.,;) ", line[n - 1]))
 		n--;
 	return k && n >= k && strncasecmp(line + n - k, lib, k) == 0;
 }
 
 /* Whether the line says nothing but the code's text ("Access is denied.", a box-drawing border and
- * punctuation around it): letters and digits outside the text, at most a few. */
-static bool line_is_the_code(struct span lc, const struct explain_fact *code)
+ * punctuation around it) after what it shares with the line before (a log's timestamp and level):
+ * letters and digits outside the text, at most a few. */
+static bool line_is_the_code(struct span lc, const char *before, const struct explain_fact *code)
 {
+	size_t shared = 0;
+	while (shared < lc.n && before[shared] &&
+	       tolower((unsigned char)before[shared]) == ((const char *)lc.p)[shared])
+		shared++;
 	size_t words = 0, own = 0;
-	for (size_t i = 0; i < lc.n; i++)
+	for (size_t i = shared; i < lc.n; i++)
 		words += isalnum((unsigned char)((const char *)lc.p)[i]) != 0;
 	for (const char *c = code->text; c && *c; c++)
 		own += isalnum((unsigned char)*c) != 0;
@@ -284,19 +289,19 @@ static bool line_is_the_code(struct span lc, const struct explain_fact *code)
 static void refine_previous_load(struct explain_scan *out, struct explain_linefacts *ring,
 				 const struct explain_linefacts *lf, struct span lc)
 {
-	const char *form = NULL;
+	const struct explain_fact *code = NULL;
 	for (size_t i = 0; i < lf->n; i++) {
 		if (lf->v[i].kind == EXF_FORM || lf->v[i].kind == EXF_LIB)
 			return;
-		const char *f = explain_code_refines_form(&lf->v[i]);
-		if (f && !form && line_is_the_code(lc, &lf->v[i]))
-			form = f;
+		if (!code && explain_code_refines_form(&lf->v[i]))
+			code = &lf->v[i];
 	}
-	if (!form || lf->line_no < 2)
+	if (!code || lf->line_no < 2)
 		return;
+	const char *form = explain_code_refines_form(code);
 	for (size_t i = 0; i < out->n_msgs; i++) {
 		struct explain_message *m = &out->msgs[i];
-		if (m->line_no + 1 != lf->line_no)
+		if (m->line_no + 1 != lf->line_no || !line_is_the_code(lc, m->line, code))
 			continue;
 		bool refined = false;
 		for (size_t k = 0; k < m->n_own; k++)

@@ -441,6 +441,30 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = no-driver ]
 }
 
+# A container's tree shows none of the host's /proc: the driver bound where runtimes bind it says
+# nothing of the module; one in the image's library directory (mounted there by the toolkit, or
+# baked in) gets a mild note, never "modprobe"
+@test "a container's tree with libcuda and no /proc: nothing for /usr/local/nvidia, a mild note for the image's library directory" {
+	need_pkg libcuda1
+	local real=$CUDX_PKG_CACHE/libcuda1/root/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.309.01
+	touch "$root/.dockerenv"
+	mkdir -p "$root/usr/local/nvidia/lib64"
+	hostfile "$real" "$root/usr/local/nvidia/lib64/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root/usr/local/nvidia/lib64/libcuda.so.1"
+	echo "LD_LIBRARY_PATH=/usr/local/nvidia/lib64" >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(jq -r '.inventory.driver.libcuda' <<<"$output")" = /usr/local/nvidia/lib64/libcuda.so.1 ]
+	[ "$(jq '[.findings[] | select(.id == "no-driver")] | length' <<<"$output")" = 0 ]
+	rm -r "$root/usr/local/nvidia"
+	hostfile "$real" "$root/$MULTIARCH/libcuda.so.535.309.01"
+	ln -s libcuda.so.535.309.01 "$root/$MULTIARCH/libcuda.so.1"
+	: >"$env_file"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = info ]
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "no-driver"))' | grep -q "not visible from this container's tree"
+	py 'print("\n".join(next(f["fix"] for f in r["findings"] if f["id"] == "no-driver")))' | grep -vq modprobe
+}
+
 # The NVIDIA Container Toolkit beside a container engine is a host's: a tree with both and no driver
 # is a host without one (an error); the toolkit alone is also the image of the toolkit itself (the
 # GPU Operator's). A host with an engine and no toolkit is what Docker's "could not select device
@@ -459,7 +483,7 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(jq -r '.inventory.container_host.toolkit' <<<"$output")" = /usr/bin/nvidia-container-runtime-hook ]
 	[ "$(jq -r '.inventory.container_host.engine' <<<"$output")" = /usr/bin/dockerd ]
 	py 'print("\n".join(next(f["evidence"] for f in r["findings"] if f["id"] == "no-driver")))' |
-		grep -q "a container engine (/usr/bin/dockerd) and the NVIDIA Container Toolkit (/usr/bin/nvidia-container-runtime-hook) are installed here"
+		grep -q "the NVIDIA Container Toolkit (/usr/bin/nvidia-container-runtime-hook) and a container engine (/usr/bin/dockerd) are installed here"
 	# inside a container the toolkit's files say nothing of a host
 	touch "$root/.dockerenv"
 	run_cudx --root "$root" --env "$env_file" --json
@@ -470,21 +494,38 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
 	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"$backed"* ]]
-	# the toolkit's own message: it ran
+	# a message that the toolkit's program is missing is backed; the toolkit's own message says it ran
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
-		"nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown"
-	[[ "$(jq -r '[.causes[].evidence[]] | join("\n")' <<<"$output")" != *"$backed"* ]]
+		"docker: Error response from daemon: failed to create task: fork/exec /usr/bin/nvidia-container-runtime: no such file or directory: unknown."
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"$backed"* ]]
+	for cli in nvidia-container-cli nvidia-container-cli.real; do
+		run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
+			"$cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown"
+		[[ "$(jq -r '[.causes[].evidence[]] | join("\n")' <<<"$output")" != *"$backed"* ]]
+	done
+	# CRI-O, k3s: engines too; the GPU Operator's toolkit directory is a host's by itself
+	rm "$root/usr/bin/dockerd"
+	touch "$root/usr/bin/crio" "$root/usr/bin/nvidia-ctk"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = error ]
+	rm "$root/usr/bin/crio" "$root/usr/bin/nvidia-ctk"
+	mkdir -p "$root/usr/local/nvidia/toolkit" && touch "$root/usr/local/nvidia/toolkit/nvidia-container-runtime"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = error ]
+	py 'print("\n".join(next(f["fix"] for f in r["findings"] if f["id"] == "no-driver")))' | grep -q "nvidia-driver-daemonset"
+	rm -r "$root/usr/local/nvidia"
+	touch "$root/usr/bin/dockerd"
 	# a CDI spec (NixOS's module writes one and no nvidia-ctk on the system path), the GPU
 	# Operator's toolkit directory, containerd's nvidia runtime: the toolkit is there
 	for way in cdi operator containerd; do
 		case $way in
-		cdi) mkdir -p "$root/run/cdi" && touch "$root/run/cdi/nvidia-container-toolkit.json" ;;
+		cdi) mkdir -p "$root/var/run/cdi" && touch "$root/var/run/cdi/management.nvidia.com-gpu.yaml" ;;
 		operator) mkdir -p "$root/usr/local/nvidia/toolkit" && touch "$root/usr/local/nvidia/toolkit/nvidia-container-runtime" ;;
 		containerd) mkdir -p "$root/etc/containerd" && printf '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]\n' >"$root/etc/containerd/config.toml" ;;
 		esac
 		run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
 		[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" != *"$backed"* ]]
-		rm -rf "$root/run/cdi" "$root/usr/local/nvidia" "$root/etc/containerd"
+		rm -rf "$root/var/run/cdi" "$root/usr/local/nvidia" "$root/etc/containerd"
 	done
 }
 
@@ -511,8 +552,11 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(finding_severity no-driver)" = info ]
 	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "no-driver"))' | grep -q "GKE's driver installer (/home/kubernetes/bin/nvidia)"
+	# its pods get the driver from the device plugin, not the toolkit: containerd without the
+	# toolkit there backs no missing toolkit
+	mkdir -p "$root/usr/bin" && touch "$root/usr/bin/containerd"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
-	[ "$(jq -r '.causes[0].id' <<<"$output")" = container-toolkit-missing ]
+	[[ "$(jq -r '[.causes[].evidence[]] | join("\n")' <<<"$output")" != *"a container engine is installed here"* ]]
 }
 
 @test "driver 390 with a CUDA 9.2 runtime: driver-too-old from Table 3's pre-10.0 rows, without 11.x-only advice" {

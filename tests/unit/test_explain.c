@@ -2049,7 +2049,7 @@ static const struct form_case set51_forms[] = {
 	{ "libcudart.so.12: cannot open shared object file: Operation not permitted", "probe-load-failed" },
 	{ "Error loading shared library libcudart.so.12: Permission denied", "probe-load-failed" },
 	{ "/x/libcudnn.so.8: cannot restore segment prot after reloc: Permission denied", "probe-load-failed" },
-	{ "cudnn_ops_infer64_8.dll: Access is denied.", "probe-load-failed" },
+	{ "Failed to delete C:\\Users\\me\\AppData\\Local\\Temp\\cudnn64_8.dll: Access is denied.", "not probe-load-failed" },
 	{ "LoadLibrary(\"cudart64_12.dll\") failed: ERROR_ACCESS_DENIED", "probe-load-failed" },
 	/* mmap's ENOMEM is an address-space limit, not a refusal */
 	{ "OSError: /x/nvidia/cublas/lib/libcublasLt.so.11: failed to map segment from shared object: Cannot allocate memory",
@@ -2083,6 +2083,13 @@ static const struct form_case set52_forms[] = {
 	{ "WARN: no suitable GPU build found for cu102 on this platform, using the CPU engine", "framework-cpu-build" },
 	{ "CUDA backend did not initialize on this machine", "framework-cpu-build" },
 	{ "No GPU found, training on CPU", "not framework-cpu-build" },
+	{ "RuntimeError: No CUDA library found, please set CUDA_HOME", "not framework-cpu-build" },
+	{ "CUDA did not initialize because CUDA_VISIBLE_DEVICES is empty", "not framework-cpu-build" },
+	{ "System.InvalidOperationException: Torch device type CUDA did not initialise on the current machine.", "framework-cpu-build" },
+	{ "nvcc warning: The -std=c++11 flag does not support sm_35 targets", "not gpu-unsupported-by-toolkit" },
+	{ "nvcc does not support compute capability 3.0 anymore", "not gpu-unsupported-by-toolkit" },
+	{ "the conda environment was created on a login node without a GPU", "conda-cuda-virtual-package" },
+	{ "nvidia-container-cli.real: initialization error: driver error: failed to process request: unknown", "not container-toolkit-missing" },
 	{ "no matching files found for pattern *.cu", "not recognised" },
 	/* a run-time compiler older than the GPU */
 	{ "nvrtc does not support compute capability 9.0", "gpu-unsupported-by-toolkit" },
