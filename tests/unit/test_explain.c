@@ -2070,6 +2070,7 @@ static const struct form_case set51_forms[] = {
 	{ "Failed to initialize cudnn library: CUDNN_STATUS_INTERNAL_ERROR", "not lib-not-found" },
 	{ "Failed to load the cuBLAS library", "lib-not-found" },
 	{ "Failed to initialize the CUDA runtime library", "lib-not-found" },
+	{ "Couldn't open CUDA library cupti64_80.dll", "dll-not-found" },
 	{ "Error: failed to load the NVRTC library", "lib-not-found" },
 	{ "Failed to initialize NVML: Driver/library version mismatch", "driver-userspace-mismatch" },
 };
