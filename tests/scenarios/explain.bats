@@ -727,6 +727,31 @@ GPU is NOT AVAILABLE"
 	[ "$(first_cause)" = "wsl-libcuda high" ]
 }
 
+# Set 52: dorado ships its cuBLAS; another CUDA 11 install on LD_LIBRARY_PATH gave its
+# libcublasLt.so.11 first, and cuBLAS reported an architecture mismatch
+@test "CUBLAS_STATUS_ARCH_MISMATCH where another install's libcublasLt shadows the program's own: lib-shadowed first; without it, not" {
+	local src="$BATS_TEST_TMPDIR/f.c" lib=opt/app/lib other=opt/cuda-11.1/lib64
+	echo 'int cudx_f(void) { return 0; }' >"$src"
+	mkdir -p "$root/$lib" "$root/$other" "$root/opt/app/bin"
+	for d in "$lib" "$other"; do
+		cc -shared -fPIC -o "$root/$d/libcublasLt.so.11" "$src" -Wl,-soname,libcublasLt.so.11
+	done
+	# shellcheck disable=SC2016 # $ORIGIN is for the loader
+	cc -shared -fPIC -o "$root/$lib/libcublas.so.11" "$src" -Wl,-soname,libcublas.so.11 -Wl,-rpath,'$ORIGIN' \
+		-Wl,--no-as-needed -L"$root/$lib" -l:libcublasLt.so.11
+	echo 'int main(void) { return 0; }' >"$BATS_TEST_TMPDIR/m.c"
+	# shellcheck disable=SC2016
+	cc -o "$root/opt/app/bin/app" "$BATS_TEST_TMPDIR/m.c" -Wl,-rpath,'$ORIGIN/../lib' -Wl,--no-as-needed \
+		-L"$root/$lib" -l:libcublas.so.11 -Wl,--allow-shlib-undefined
+	echo "LD_LIBRARY_PATH=/$other" >"$env_file"
+	explain_here --app /opt/app/bin/app "[error] CuBLAS error 8"
+	[ "$(first_cause)" = "lib-shadowed high" ]
+	[[ "$(jq -r '.causes[0].summary' <<<"$output")" == *"another copy of cuBLAS"* ]]
+	: >"$env_file"
+	explain_here --app /opt/app/bin/app "[error] CuBLAS error 8"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" != lib-shadowed ]
+}
+
 # More tools' sentences that name the cause class: nvidia-docker 1.x's CUDA check, libsolv's
 # conflicting pytorch-cuda, nvprof's CUPTI path, CMake's architecture check, pip's CPU packages,
 # TensorRT's engine serialisation version, a gdb frame inside a CUDA library, nvcc's unknown
