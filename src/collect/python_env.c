@@ -64,7 +64,9 @@ static void add_site(struct cudx_ctx *ctx, struct py_env *env, const char *dir)
 }
 
 /* lib/pythonX.Y/{site,dist}-packages and lib/python3/dist-packages (Debian) under a prefix. */
-static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const char *prefix)
+/* The site directories under prefix's lib/pythonX.Y; dist_only: only dist-packages (what Debian's
+ * python3 reads of /usr/local: site-packages there belongs to a Python built for /usr/local). */
+static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const char *prefix, bool dist_only)
 {
 	if (ctx->os == OS_WINDOWS) {
 		add_site(ctx, env, path_join(ctx->arena, prefix, "Lib/site-packages"));
@@ -82,7 +84,8 @@ static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const cha
 				continue;
 			const char *pydir = path_join(ctx->arena, lib, ents[i].name);
 			size_t before = env->n_site_dirs;
-			add_site(ctx, env, path_join(ctx->arena, pydir, "site-packages"));
+			if (!dist_only)
+				add_site(ctx, env, path_join(ctx->arena, pydir, "site-packages"));
 			add_site(ctx, env, path_join(ctx->arena, pydir, "dist-packages"));
 			/* "python3.11" names the version; "python3" (Debian's shared dir) does not */
 			if (env->n_site_dirs > before && !env->python && strchr(ents[i].name, '.'))
@@ -148,16 +151,16 @@ static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py,
 		if (inc && strcasecmp(inc, "true") == 0 && env->base) {
 			/* the base interpreter's site dirs are visible too: home = <base prefix>/bin */
 			const char *base_prefix = path_dirname(ctx->arena, env->base);
-			add_prefix_sites(ctx, env, base_prefix);
+			add_prefix_sites(ctx, env, base_prefix, false);
 		}
 	} else if (sysroot_is_dir(&ctx->root, path_join(ctx->arena, c, "conda-meta"))) {
 		env->kind = "conda";
 	}
 	if (strcmp(c, "/usr") == 0) {
 		/* Debian's python3 also reads /usr/local/lib/python3.X/dist-packages (pip installs) */
-		add_prefix_sites(ctx, env, "/usr/local");
+		add_prefix_sites(ctx, env, "/usr/local", true);
 	}
-	add_prefix_sites(ctx, env, c);
+	add_prefix_sites(ctx, env, c, false);
 	return env;
 }
 

@@ -84,6 +84,19 @@ healthy_venv() {
 	[ "$(echo "$output" | jq -r '.inventory.python.environments[0].frameworks[0].cpu_only')" = "true" ]
 }
 
+# The python:3.12 images: the interpreter built for /usr/local beside the distribution's /usr. Debian's
+# python3 reads /usr/local's dist-packages, not its site-packages: torch there is one environment's
+@test "torch in /usr/local/lib/python3.12/site-packages (python:3.12 images) is read once, not also as the system Python's" {
+	mkdir -p "$R/usr/lib/python3/dist-packages" "$R/usr/local/bin"
+	: >"$R/usr/local/bin/python3"
+	site=$(mkpy_site "$R" /usr/local 3.12)
+	mkpy_torch "$site" 2.9.1+cpu None
+	mkpy_envfile "$R.env" PATH=/usr/local/bin:/usr/bin:/bin
+	check_json
+	[ "$(jq '[.inventory.python.environments[] | select(.site_packages | index("/usr/local/lib/python3.12/site-packages"))] | length' <<<"$output")" = 1 ]
+	[ "$(jq '[.findings[] | select(.id == "torch-cpu-build")] | length' <<<"$output")" = 1 ]
+}
+
 @test "TF 2.15 (CUDA 12.2, cuDNN 8.9) with only cuDNN 9 on the system: framework-lib-missing" {
 	site=$(mkpy_venv "$R" /home/u/tf 3.11)
 	mkpy_tf "$site" 2.15.0 12.2 8 \
