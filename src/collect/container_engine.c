@@ -11,9 +11,15 @@
  * profile; the GPU Operator: its toolkit directory), by their path inside the root; NULL when none. */
 static const char *find_program(struct cudx_ctx *ctx, const char *const *names, size_t n)
 {
-	static const char *const dirs[] = { "/usr/bin", "/usr/local/bin", "/usr/sbin", "/bin", "/sbin",
-					    "/run/current-system/sw/bin", "/var/lib/rancher/rke2/bin",
-					    "/snap/microk8s/current/bin", CONTAINER_TOOLKIT_OPERATOR_DIR,
+	static const char *const dirs[] = { "/usr/bin",
+					    "/usr/local/bin",
+					    "/usr/sbin",
+					    "/bin",
+					    "/sbin",
+					    "/run/current-system/sw/bin",
+					    "/var/lib/rancher/rke2/bin",
+					    "/snap/microk8s/current/bin",
+					    CONTAINER_TOOLKIT_OPERATOR_DIR,
 					    "/home/kubernetes/bin/nvidia/toolkit" };
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {

@@ -379,14 +379,15 @@ static const struct node_driver node_drivers[] = {
 	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib64/libcuda.so.1", "the GPU Operator's driver container",
 	  "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
 	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
+	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi",
+	  true },
 	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/aarch64-linux-gnu/libcuda.so.1",
-	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
+	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi",
+	  true },
 	{ "/home/kubernetes/bin/nvidia", "/home/kubernetes/bin/nvidia/lib64/libcuda.so.1", "GKE's driver installer",
 	  "the device plugin, which mounts it at /usr/local/nvidia",
 	  "LD_LIBRARY_PATH=/home/kubernetes/bin/nvidia/lib64 /home/kubernetes/bin/nvidia/bin/nvidia-smi", false },
 };
-
 
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 {
@@ -414,7 +415,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		d->wsl = d->wsl1 = true;
 		d->wsl1_release = release;
 	}
-	for (size_t i = 0; !d->libcuda_path && !d->operator_driver && i < sizeof node_drivers / sizeof node_drivers[0]; i++)
+	for (size_t i = 0; !d->libcuda_path && !d->operator_driver && i < sizeof node_drivers / sizeof node_drivers[0];
+	     i++)
 		if (sysroot_exists(&ctx->root, node_drivers[i].libcuda))
 			d->operator_driver = &node_drivers[i];
 	d->simulated = ctx->opt->driver;
