@@ -340,6 +340,14 @@ static bool wsl1_kernel(const char *release)
 	return n > sizeof tail - 1 && strcmp(release + n - (sizeof tail - 1), tail) == 0;
 }
 
+/* WSL 2 runs Microsoft's own Linux kernel, whose release says so ("5.15.90.1-microsoft-standard-WSL2",
+ * "4.19.104-microsoft-standard"): WSL 2 even where /usr/lib/wsl/lib and /dev/dxg are missing (a
+ * Windows driver without WSL support, a tree that copied neither). */
+static bool wsl2_kernel(const char *release)
+{
+	return release && strstr(release, "-microsoft-standard");
+}
+
 /* Debian, Ubuntu: the installed packages of /var/lib/dpkg/status; kernel: the running kernel's
  * release (Ubuntu's per-kernel module packages count only for it), or NULL */
 static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv, const char *kernel)
@@ -414,7 +422,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	if (wsl1_kernel(release)) {
 		d->wsl = d->wsl1 = true;
 		d->wsl1_release = release;
-	}
+	} else if (wsl2_kernel(release))
+		d->wsl = true;
 	for (size_t i = 0; !d->libcuda_path && !d->operator_driver && i < sizeof node_drivers / sizeof node_drivers[0];
 	     i++)
 		if (sysroot_exists(&ctx->root, node_drivers[i].libcuda))

@@ -189,7 +189,8 @@ static void check_toolkit(struct diag_ctx *d, const struct rule *self)
 static void check_wsl(struct diag_ctx *d, const struct rule *self)
 {
 	static const struct machine_side seen = { "/usr/lib/wsl/lib",
-						  "this system is WSL (/usr/lib/wsl/lib or /dev/dxg present)" };
+						  "this system is WSL 2 (/usr/lib/wsl/lib or /dev/dxg present, or "
+						  "its kernel release says microsoft-standard)" };
 	static const struct machine_side wsl1 = { "/proc/sys/kernel/osrelease",
 						  "this system is WSL 1 (its kernel release ends in -Microsoft), "
 						  "which gives Linux programs no GPU: only WSL 2 has GPU support" };

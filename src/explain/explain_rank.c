@@ -780,11 +780,12 @@ static enum support library_support(struct arena *a, const struct explain_machin
 	/* a driver library the message could not load that only LD_LIBRARY_PATH reaches here (a search
 	 * without it finds none): it sits off the default search path (Colab's /usr/lib64-nvidia,
 	 * NixOS's /run/opengl-driver/lib), where a process without the variable (ffmpeg started by a
-	 * notebook's shell, a service) does not find it. So is Singularity's and Apptainer's
-	 * /.singularity.d/libs, where --nv binds the driver: the container's environment names it,
-	 * a shell or program that resets the environment (env -i, a prefix shell) loses it */
+	 * notebook's shell, a service) does not find it. Not Singularity's and Apptainer's
+	 * /.singularity.d/libs, where --nv binds the driver and whose own environment puts it on
+	 * every process's LD_LIBRARY_PATH: a process that could not load it there met libraries --nv
+	 * did not bind (set 19); an environment without it is check's driver-lib-off-path */
 	if (lib && res->env_only && strcmp(fid, "driver-lib-off-path") == 0 && explain_kv_get(r, "load_failed") &&
-	    driver_library(lib)) {
+	    driver_library(lib) && !strstr(res->path, "/.singularity.d/")) {
 		push_str(a, &cr->evidence, &cr->n_evidence, &cr->cap_evidence,
 			 arena_printf(a, "%s is found here only through LD_LIBRARY_PATH (%s): a search without it "
 					 "(ld.so.cache, the default directories) finds no copy",

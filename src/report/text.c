@@ -74,7 +74,7 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	if (d->wsl1)
 		row(out, "WSL", "WSL 1 (kernel release ...-Microsoft): no GPU support");
 	else if (d->wsl)
-		row(out, "WSL", "yes (/usr/lib/wsl/lib, /dev/dxg)");
+		row(out, "WSL", "WSL 2 (/usr/lib/wsl/lib, /dev/dxg or its kernel)");
 	if (inv->containerd.config) {
 		const struct containerd_info *c = &inv->containerd;
 		snprintf(buf, sizeof buf, "%s: %s, default runtime %s", c->config,

@@ -517,15 +517,16 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	touch "$root/usr/bin/dockerd"
 	# a CDI spec (NixOS's module writes one and no nvidia-ctk on the system path), the GPU
 	# Operator's toolkit directory, containerd's nvidia runtime: the toolkit is there
-	for way in cdi operator containerd; do
+	for way in cdi operator containerd docker1; do
 		case $way in
 		cdi) mkdir -p "$root/var/run/cdi" && touch "$root/var/run/cdi/management.nvidia.com-gpu.yaml" ;;
 		operator) mkdir -p "$root/usr/local/nvidia/toolkit" && touch "$root/usr/local/nvidia/toolkit/nvidia-container-runtime" ;;
+		docker1) touch "$root/usr/bin/nvidia-docker" ;;
 		containerd) mkdir -p "$root/etc/containerd" && printf '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]\n' >"$root/etc/containerd/config.toml" ;;
 		esac
 		run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json "$msg"
 		[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" != *"$backed"* ]]
-		rm -rf "$root/var/run/cdi" "$root/usr/local/nvidia" "$root/etc/containerd"
+		rm -rf "$root/var/run/cdi" "$root/usr/local/nvidia" "$root/etc/containerd" "$root/usr/bin/nvidia-docker"
 	done
 }
 

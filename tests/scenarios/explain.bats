@@ -1241,21 +1241,21 @@ driver_535_only_through_env() {
 
 # Set 29: Colab keeps the driver's libraries in /usr/lib64-nvidia, which only LD_LIBRARY_PATH names;
 # ffmpeg run without it says "Cannot load libcuda.so.1"
-@test "libcuda.so.1 not loadable where the driver's copy is reached only through LD_LIBRARY_PATH: driver-lib-off-path first; also Singularity's /.singularity.d/libs, not a container without --nv" {
+@test "libcuda.so.1 not loadable where the driver's copy is reached only through LD_LIBRARY_PATH: driver-lib-off-path first; not for Singularity's /.singularity.d/libs on the container's own LD_LIBRARY_PATH" {
 	driver_535_only_through_env /usr/lib64-nvidia
 	fake_lib "$root" "/$MULTIARCH/libc.so.6" libc.so.6
 	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
 	[ "$(first_cause)" = "driver-lib-off-path high" ]
 	jq -e '.causes[0].evidence | map(test("only through LD_LIBRARY_PATH")) | any' <<<"$output"
 	[ "$(cause_conf no-driver)" = ruled-out ]
-	# Apptainer's --nv binds the driver into /.singularity.d/libs, which the container's environment
-	# names: a process that could not load it ran without (env -i, a prefix shell); --nv was given
+	# Apptainer's --nv binds the driver into /.singularity.d/libs, on every process's LD_LIBRARY_PATH:
+	# a process that could not load it there met what --nv did not bind; without the variable it is
+	# check's driver-lib-off-path (the Singularity test above)
 	mkdir -p "$root/.singularity.d"
 	mv "$root/usr/lib64-nvidia" "$root/.singularity.d/libs"
 	echo "LD_LIBRARY_PATH=/.singularity.d/libs" >"$env_file"
 	explain_here "[h264_nvenc @ 0x55d0c0a1e2c0] Cannot load libcuda.so.1"
-	[ "$(first_cause)" = "driver-lib-off-path high" ]
-	[ "$(cause_conf container-no-gpu)" != high ]
+	[ "$(cause_conf driver-lib-off-path)" != high ]
 }
 
 # Set 30: Triton's JIT build links -l:libcuda.so.1 in a pod whose driver is mounted at
@@ -1419,7 +1419,8 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	mkdir -p "$root/proc/sys/kernel"
 	echo 5.15.153.1-microsoft-standard-WSL2 >"$root/proc/sys/kernel/osrelease"
 	explain_here "$msg"
-	[ "$(cause_conf wsl-libcuda)" != high ]
+	# WSL 2's kernel is no WSL 1: nothing says "no GPU at all" (its WSL libraries are what is missing)
+	[[ "$(jq -r '[.causes[].evidence[]] | join("\n")' <<<"$output")" != *"WSL 1"* ]]
 	printf '4.4.0-17763-Microsoft\r\n' >"$root/proc/sys/kernel/osrelease"
 	need_pkg libcuda1
 	add_pkg "$root" libcuda1
@@ -1444,4 +1445,14 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	echo 'Linux version 4.4.0-17763-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) ) #379-Microsoft Wed Mar 06 19:16:00 PST 2019' >"$root/proc/version"
 	run "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
 	[ "$(jq -r '.inventory.driver.wsl1' <<<"$output")" = true ]
+	# WSL 2's own kernel says WSL 2 even without /usr/lib/wsl/lib (a Windows driver without WSL
+	# support): no Linux driver is missing, the WSL libraries are
+	rm -r "$root/$MULTIARCH/nvidia"
+	echo 'Linux version 5.15.90.1-microsoft-standard-WSL2 (oe-user@oe-host) (x86_64-msft-linux-gcc (GCC) 9.3.0) #1 SMP' >"$root/proc/version"
+	run "$CUDX" check --no-probe --root "$root" --env "$env_file" --json
+	[ "$(jq -r '.inventory.driver.wsl' <<<"$output")" = true ]
+	[ "$(jq -r '.inventory.driver.wsl1' <<<"$output")" = false ]
+	[ "$(jq -r '[.findings[] | select(.id == "no-driver")] | length' <<<"$output")" = 0 ]
+	explain_here "dxcore initialization failed, continuing assuming a non-WSL environment"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = wsl-libcuda ]
 }
