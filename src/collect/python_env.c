@@ -64,8 +64,8 @@ static void add_site(struct cudx_ctx *ctx, struct py_env *env, const char *dir)
 }
 
 /* lib/pythonX.Y/{site,dist}-packages and lib/python3/dist-packages (Debian) under a prefix. */
-/* The site directories under prefix's lib/pythonX.Y; dist_only: only dist-packages (what Debian's
- * python3 reads of /usr/local: site-packages there belongs to a Python built for /usr/local). */
+/* The site directories under prefix's lib/pythonX.Y; dist_only: only dist-packages (of /usr/local
+ * where a Python built for /usr/local owns its site-packages). */
 static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const char *prefix, bool dist_only)
 {
 	if (ctx->os == OS_WINDOWS) {
@@ -157,8 +157,11 @@ static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py,
 		env->kind = "conda";
 	}
 	if (strcmp(c, "/usr") == 0) {
-		/* Debian's python3 also reads /usr/local/lib/python3.X/dist-packages (pip installs) */
-		add_prefix_sites(ctx, env, "/usr/local", true);
+		/* Debian's python3 also reads /usr/local/lib/python3.X/dist-packages (pip installs),
+		 * Fedora's /usr/local/lib/python3.X/site-packages; where /usr/local has an interpreter of
+		 * its own (the python:3.X images), that site-packages is its environment, not this one */
+		bool own = sysroot_exists(&ctx->root, "/usr/local/bin/python3");
+		add_prefix_sites(ctx, env, "/usr/local", own);
 	}
 	add_prefix_sites(ctx, env, c, false);
 	return env;

@@ -95,6 +95,12 @@ healthy_venv() {
 	check_json
 	[ "$(jq '[.inventory.python.environments[] | select(.site_packages | index("/usr/local/lib/python3.12/site-packages"))] | length' <<<"$output")" = 1 ]
 	[ "$(jq '[.findings[] | select(.id == "torch-cpu-build")] | length' <<<"$output")" = 1 ]
+	# without an interpreter of its own there (Fedora), /usr/local's site-packages is the system Python's
+	rm "$R/usr/local/bin/python3"
+	mkpy_envfile "$R.env" PATH=/usr/bin:/bin
+	check_json
+	[ "$(jq -r '[.inventory.python.environments[] | select(.site_packages | index("/usr/local/lib/python3.12/site-packages"))][0].prefix' <<<"$output")" = /usr ]
+	[ "$(jq '[.findings[] | select(.id == "torch-cpu-build")] | length' <<<"$output")" = 1 ]
 }
 
 @test "TF 2.15 (CUDA 12.2, cuDNN 8.9) with only cuDNN 9 on the system: framework-lib-missing" {
