@@ -422,8 +422,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	if (wsl1_kernel(release)) {
 		d->wsl = d->wsl1 = true;
 		d->wsl1_release = release;
-	} else if (wsl2_kernel(release))
-		d->wsl = true;
+	} else if (wsl2_kernel(release) && !inv->system.container)
+		d->wsl = true; /* not a container on WSL 2 (Docker Desktop): its GPU comes only with --gpus */
 	for (size_t i = 0; !d->libcuda_path && !d->operator_driver && i < sizeof node_drivers / sizeof node_drivers[0];
 	     i++)
 		if (sysroot_exists(&ctx->root, node_drivers[i].libcuda))

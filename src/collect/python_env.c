@@ -64,9 +64,9 @@ static void add_site(struct cudx_ctx *ctx, struct py_env *env, const char *dir)
 }
 
 /* lib/pythonX.Y/{site,dist}-packages and lib/python3/dist-packages (Debian) under a prefix. */
-/* The site directories under prefix's lib/pythonX.Y; dist_only: only dist-packages (of /usr/local
- * where a Python built for /usr/local owns its site-packages). */
-static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const char *prefix, bool dist_only)
+/* The site directories under prefix's lib/pythonX.Y: site-packages, and dist-packages, which only
+ * Debian's patched system python3 reads (its own under /usr, pip's under /usr/local). */
+static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const char *prefix, bool site, bool dist)
 {
 	if (ctx->os == OS_WINDOWS) {
 		add_site(ctx, env, path_join(ctx->arena, prefix, "Lib/site-packages"));
@@ -84,9 +84,10 @@ static void add_prefix_sites(struct cudx_ctx *ctx, struct py_env *env, const cha
 				continue;
 			const char *pydir = path_join(ctx->arena, lib, ents[i].name);
 			size_t before = env->n_site_dirs;
-			if (!dist_only)
+			if (site)
 				add_site(ctx, env, path_join(ctx->arena, pydir, "site-packages"));
-			add_site(ctx, env, path_join(ctx->arena, pydir, "dist-packages"));
+			if (dist)
+				add_site(ctx, env, path_join(ctx->arena, pydir, "dist-packages"));
 			/* "python3.11" names the version; "python3" (Debian's shared dir) does not */
 			if (env->n_site_dirs > before && !env->python && strchr(ents[i].name, '.'))
 				env->python = arena_strdup(ctx->arena, ents[i].name + 6);
@@ -151,7 +152,7 @@ static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py,
 		if (inc && strcasecmp(inc, "true") == 0 && env->base) {
 			/* the base interpreter's site dirs are visible too: home = <base prefix>/bin */
 			const char *base_prefix = path_dirname(ctx->arena, env->base);
-			add_prefix_sites(ctx, env, base_prefix, false);
+			add_prefix_sites(ctx, env, base_prefix, true, strcmp(base_prefix, "/usr") == 0);
 		}
 	} else if (sysroot_is_dir(&ctx->root, path_join(ctx->arena, c, "conda-meta"))) {
 		env->kind = "conda";
@@ -161,9 +162,9 @@ static struct py_env *add_env(struct cudx_ctx *ctx, struct python_inventory *py,
 		 * Fedora's /usr/local/lib/python3.X/site-packages; where /usr/local has an interpreter of
 		 * its own (the python:3.X images), that site-packages is its environment, not this one */
 		bool own = sysroot_exists(&ctx->root, "/usr/local/bin/python3");
-		add_prefix_sites(ctx, env, "/usr/local", own);
+		add_prefix_sites(ctx, env, "/usr/local", !own, true);
 	}
-	add_prefix_sites(ctx, env, c, false);
+	add_prefix_sites(ctx, env, c, true, strcmp(c, "/usr") == 0);
 	return env;
 }
 
@@ -279,8 +280,13 @@ void py_find_envs(struct cudx_ctx *ctx, struct python_inventory *py)
 	from_path(ctx, py);
 	from_conda(ctx, py);
 	from_user_site(ctx, py);
-	if (ctx->os != OS_WINDOWS)
+	if (ctx->os != OS_WINDOWS) {
+		/* a Python built for /usr/local (the python:3.X images) owns its site-packages whether
+		 * PATH was given or not (add_env keeps one entry per prefix) */
+		if (sysroot_exists(&ctx->root, "/usr/local/bin/python3"))
+			add_env(ctx, py, "/usr/local", "interpreter", "/usr/local/bin/python3", false);
 		add_env(ctx, py, "/usr", "system", "distribution (/usr/lib/python3*)", false);
+	}
 	/* drop the implicit places that hold nothing; keep what the user named or activated */
 	size_t o = 0;
 	for (size_t i = 0; i < py->n_envs; i++) {

@@ -145,7 +145,8 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 static bool toolkit_spoke(const struct message_inventory *mi)
 {
 	static const char *const said[] = { "nvidia-container-cli: ", "nvidia-container-cli.real: ", "nvidia-ctk: " };
-	static const char *const missing[] = { "no such file", "not found", "cannot execute", "permission denied" };
+	static const char *const missing[] = { "no such file", "not found", "command not found", "cannot execute",
+					       "permission denied" };
 	for (size_t i = 0; mi && i < mi->n; i++) {
 		const char *line = mi->v[i].line;
 		for (size_t k = 0; line && k < sizeof said / sizeof said[0]; k++) {

@@ -41,6 +41,8 @@ struct explain_cause_def {
 	const char *rule_out; /* name of a machine check that contradicts it, or "" */
 	const char *on_windows; /* key of the same cause for a DLL ("dll-not-on-path" for lib-not-found), or "" */
 	const char *source;
+	const char *about; /* the library a per-library finding must name when the message names none
+			    * ("libcublas" for cublas-shadowed), or "" */
 };
 
 struct explain_pattern_def {

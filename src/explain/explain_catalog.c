@@ -121,6 +121,7 @@ static void cause_row(struct arena *a, struct explain_catalog *cat, const struct
 	c->check = field(r, col_index(hdr, "check"));
 	c->rule_out = field(r, col_index(hdr, "rule_out"));
 	c->on_windows = field(r, col_index(hdr, "on_windows"));
+	c->about = field(r, col_index(hdr, "about"));
 	c->source = field(r, col_index(hdr, "source"));
 }
 

@@ -595,10 +595,22 @@ static bool finding_mentions(const struct finding *f, const char *what)
 	return false;
 }
 
+/* Whether the library a per-library finding is about (its subject: "FILE", or "REQUESTER -> NAME"
+ * for what a requester loads) begins with the name of a cause's library ("libcublas"). */
+static bool finding_is_about(const struct finding *f, const char *about)
+{
+	if (!f->subject)
+		return false;
+	const char *arrow = strstr(f->subject, " -> ");
+	const char *name = arrow ? arrow + 4 : strrchr(f->subject, '/') ? strrchr(f->subject, '/') + 1 : f->subject;
+	return strncasecmp(name, about, strlen(about)) == 0;
+}
+
 /* The finding that confirms c, preferring one about the message's library, then the most severe.
  * A finding about one library (lib-*, dll-*) confirms only a message about that library:
  * "libnvrtc.so.12 not found" says nothing about the libcudnn.so.8 of the message. */
-static const struct finding *confirming(const struct explain_machine *m, const char *finding_id, const char *lib)
+static const struct finding *confirming(const struct explain_machine *m, const char *finding_id, const char *lib,
+					const char *about)
 {
 	const struct finding *best = NULL;
 	bool best_named = false;
@@ -606,6 +618,9 @@ static const struct finding *confirming(const struct explain_machine *m, const c
 	for (size_t i = 0; i < m->fs->n; i++) {
 		const struct finding *f = &m->fs->v[i];
 		if (strcmp(f->id, finding_id) != 0)
+			continue;
+		/* a cause about one library where the message names none (a cuBLAS status code) */
+		if (per_library && !lib && about && *about && !finding_is_about(f, about))
 			continue;
 		bool named = lib && finding_mentions(f, lib);
 		if (per_library && lib && !named)
@@ -1025,7 +1040,7 @@ static int judge(struct arena *a, const struct explain_machine *m, struct explai
 		cr->ruled_out_because = arena_printf(a, "the loader reaches the WSL driver's own %s here: %s", lib, res->path);
 		return 3;
 	}
-	const struct finding *f = confirming(m, c->finding, lib);
+	const struct finding *f = confirming(m, c->finding, lib, c->about);
 	if (!f && strcmp(c->finding, "no-driver") == 0)
 		f = windows_no_nvcuda(m); /* Windows' no-driver: check names it as the DLL it misses */
 	if (f) {

@@ -750,6 +750,18 @@ GPU is NOT AVAILABLE"
 	: >"$env_file"
 	explain_here --app /opt/app/bin/app "[error] CuBLAS error 8"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" != lib-shadowed ]
+	# another library shadowed (libz) says nothing of cuBLAS
+	cc -shared -fPIC -o "$root/$lib/libz.so.1" "$src" -Wl,-soname,libz.so.1
+	cc -shared -fPIC -o "$root/$other/libz.so.1" "$src" -Wl,-soname,libz.so.1
+	# shellcheck disable=SC2016
+	cc -shared -fPIC -o "$root/$lib/libcublasLt.so.11" "$src" -Wl,-soname,libcublasLt.so.11 -Wl,-rpath,'$ORIGIN' \
+		-Wl,--no-as-needed -L"$root/$lib" -l:libz.so.1
+	rm "$root/$other/libcublasLt.so.11"
+	echo "LD_LIBRARY_PATH=/$other" >"$env_file"
+	run_strict "$CUDX" check --no-probe --root "$root" --env "$env_file" --app /opt/app/bin/app --json
+	jq -e '.findings[] | select(.id == "lib-shadowed") | .summary | test("libz")' <<<"$output"
+	explain_here --app /opt/app/bin/app "[error] CuBLAS error 8"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" != lib-shadowed ]
 }
 
 # More tools' sentences that name the cause class: nvidia-docker 1.x's CUDA check, libsolv's

@@ -95,6 +95,23 @@ healthy_venv() {
 	check_json
 	[ "$(jq '[.inventory.python.environments[] | select(.site_packages | index("/usr/local/lib/python3.12/site-packages"))] | length' <<<"$output")" = 1 ]
 	[ "$(jq '[.findings[] | select(.id == "torch-cpu-build")] | length' <<<"$output")" = 1 ]
+	# an image checked without its environment: the interpreter there still owns it
+	: >"$R.env"
+	check_json
+	[ "$(jq -r '[.inventory.python.environments[] | select(.site_packages | index("/usr/local/lib/python3.12/site-packages"))][0].prefix' <<<"$output")" = /usr/local ]
+	[ "$(jq '[.findings[] | select(.id == "torch-cpu-build")] | length' <<<"$output")" = 1 ]
+	# Debian's pip puts packages in /usr/local's dist-packages, which only Debian's /usr/bin/python3
+	# reads, not a Python built for /usr/local
+	rm -r "$site/torch" "$site"/torch-*.dist-info
+	dsite="$R/usr/local/lib/python3.12/dist-packages"
+	mkdir -p "$dsite"
+	mkpy_torch "$dsite" 2.9.1+cpu None
+	mkpy_envfile "$R.env" PATH=/usr/local/bin:/usr/bin:/bin
+	check_json
+	[ "$(jq '[.inventory.python.environments[] | select(.site_packages | index("/usr/local/lib/python3.12/dist-packages"))] | length' <<<"$output")" = 1 ]
+	[ "$(jq '[.findings[] | select(.id == "torch-cpu-build")] | length' <<<"$output")" = 1 ]
+	rm -r "$dsite"
+	mkpy_torch "$site" 2.9.1+cpu None
 	# without an interpreter of its own there (Fedora), /usr/local's site-packages is the system Python's
 	rm "$R/usr/local/bin/python3"
 	mkpy_envfile "$R.env" PATH=/usr/bin:/bin
