@@ -2095,6 +2095,10 @@ static const struct form_case set52_forms[] = {
 	/* a run-time compiler older than the GPU */
 	{ "nvrtc does not support compute capability 9.0", "gpu-unsupported-by-toolkit" },
 	{ "Warning: ptxas does not support CC 8.9, falling back to the driver", "gpu-unsupported-by-toolkit" },
+	/* the compiler's sentence is why the run-time lookup after it failed: it leads the log */
+	{ "W asm_compiler.cc:235] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.6\n"
+	  "E cuda_driver.cc:625] failed to get PTX kernel \"add_3\" from module: CUDA_ERROR_NOT_FOUND: named symbol not found",
+	  "gpu-unsupported-by-toolkit" },
 	/* the snap's renamed CLI; JAX's found-but-older copy is no missing library */
 	{ "nvidia-container-cli.real: device error: GPU-1234abcd: unknown device", "cuda-visible-devices-hides" },
 	{ "CUDA backend failed to initialize: Found cuSPARSE version 12100, but JAX was built against version 12200, which is newer.",
