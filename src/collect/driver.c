@@ -378,24 +378,20 @@ static void read_dpkg_module(struct cudx_ctx *ctx, struct inventory *inv, const 
 		add_module_package(ctx, inv, k, name, version, path);
 	}
 }
-/* Kubernetes nodes whose driver libraries an installer keeps for the pods, off the host's own
- * search path by design: the GPU Operator runs the driver in a container whose root the host sees
- * at /run/nvidia/driver (the container toolkit mounts it into pods); GKE's driver installer puts it
- * in /home/kubernetes/bin/nvidia (NVIDIA_INSTALL_DIR_HOST of its DaemonSet), which the device
- * plugin mounts into pods at /usr/local/nvidia. */
-static const struct node_driver node_drivers[] = {
-	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib64/libcuda.so.1", "the GPU Operator's driver container",
-	  "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi", true },
-	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi",
-	  true },
-	{ "/run/nvidia/driver", "/run/nvidia/driver/usr/lib/aarch64-linux-gnu/libcuda.so.1",
-	  "the GPU Operator's driver container", "the NVIDIA container toolkit", "chroot /run/nvidia/driver nvidia-smi",
-	  true },
-	{ "/home/kubernetes/bin/nvidia", "/home/kubernetes/bin/nvidia/lib64/libcuda.so.1", "GKE's driver installer",
-	  "the device plugin, which mounts it at /usr/local/nvidia",
-	  "LD_LIBRARY_PATH=/home/kubernetes/bin/nvidia/lib64 /home/kubernetes/bin/nvidia/bin/nvidia-smi", false },
-};
+/* The Kubernetes node driver (data/node_drivers.tsv) whose root holds a libcuda.so.1, or NULL. */
+static const struct kb_node_driver *node_driver(struct cudx_ctx *ctx)
+{
+	static const char *const libdirs[] = { "lib64", "usr/lib64", "usr/lib/x86_64-linux-gnu",
+					       "usr/lib/aarch64-linux-gnu" };
+	const struct kb_node_driver *nd;
+	for (size_t r = 0, n = kb_node_drivers(&nd); r < n; r++)
+		for (size_t k = 0; k < sizeof libdirs / sizeof libdirs[0]; k++) {
+			const char *dir = path_join(ctx->arena, nd[r].root, libdirs[k]);
+			if (sysroot_exists(&ctx->root, path_join(ctx->arena, dir, "libcuda.so.1")))
+				return &nd[r];
+		}
+	return NULL;
+}
 
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 {
@@ -424,10 +420,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		d->wsl1_release = release;
 	} else if (wsl2_kernel(release) && !inv->system.container)
 		d->wsl = true; /* not a container on WSL 2 (Docker Desktop): its GPU comes only with --gpus */
-	for (size_t i = 0; !d->libcuda_path && !d->operator_driver && i < sizeof node_drivers / sizeof node_drivers[0];
-	     i++)
-		if (sysroot_exists(&ctx->root, node_drivers[i].libcuda))
-			d->operator_driver = &node_drivers[i];
+	if (!d->libcuda_path)
+		d->operator_driver = node_driver(ctx);
 	d->simulated = ctx->opt->driver;
 	if (d->simulated)
 		d->effective_version = d->simulated;

@@ -46,13 +46,6 @@ struct device_node {
 	bool is_char_device;
 };
 
-/* A Kubernetes node's driver kept for the pods (collect/driver.c's table): where, by whom, how the
- * pods get it, and how to run a driver program on the host. */
-struct node_driver {
-	const char *root, *libcuda, *who, *pods, *host_fix;
-	bool uses_toolkit; /* the pods get it through the NVIDIA Container Toolkit */
-};
-
 struct driver_info {
 	const char *kernel_version;  /* from /proc/driver/nvidia/version, NULL when absent */
 	const char *kernel_flavour;  /* "proprietary" | "open" */
@@ -73,8 +66,8 @@ struct driver_info {
 	/* a Kubernetes node whose driver libraries an installer keeps for the pods in a directory of
 	 * its own (the GPU Operator's driver container, seen at /run/nvidia/driver; GKE's driver
 	 * installer, /home/kubernetes/bin/nvidia): the host has none of its own, by design
-	 * (collect/driver.c) */
-	const struct node_driver *operator_driver;
+	 * (data/node_drivers.tsv) */
+	const struct kb_node_driver *operator_driver;
 	struct device_node *nodes;
 	size_t n_nodes;
 	/* no module loaded: the package that installs one (data/driver_module_packages.tsv), which

@@ -119,9 +119,9 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	 * engine and the NVIDIA Container Toolkit, which a host installs to give its containers the
 	 * driver (an image of the toolkit itself, which the GPU Operator runs, has no engine) */
 	const char *tk = inv->container_host.toolkit;
-	bool toolkit_host = tk && !inv->system.container &&
-			    (inv->container_host.engine ||
-			     strncmp(tk, CONTAINER_TOOLKIT_OPERATOR_DIR "/", sizeof CONTAINER_TOOLKIT_OPERATOR_DIR) == 0);
+	bool operator_toolkit = tk && strncmp(tk, CONTAINER_TOOLKIT_OPERATOR_DIR "/",
+					      sizeof CONTAINER_TOOLKIT_OPERATOR_DIR) == 0;
+	bool toolkit_host = tk && !inv->system.container && (inv->container_host.engine || operator_toolkit);
 	if (!inv->system.live && !kernel && !user && !pci && !toolkit_host) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
 		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
@@ -136,7 +136,7 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	if (kernel && !user && drv->operator_driver) {
 		/* a node's driver kept for the pods: workloads get its libraries, host programs do not
 		 * (by design) */
-		const struct node_driver *nd = drv->operator_driver;
+		const struct kb_node_driver *nd = drv->operator_driver;
 		struct finding *f = rule_emit(d, self, "the driver is kept for the pods by %s (%s)", nd->who, nd->root);
 		finding_mild(f);
 		finding_cause(f, "The kernel module is loaded and the driver's libraries are kept by %s in %s: the host "
@@ -214,8 +214,7 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	}
 	if (!kernel)
 		add_pci_evidence(f, inv);
-	if (toolkit_host && !kernel && !user &&
-	    strncmp(tk, CONTAINER_TOOLKIT_OPERATOR_DIR "/", sizeof CONTAINER_TOOLKIT_OPERATOR_DIR) == 0)
+	if (toolkit_host && !kernel && !user && operator_toolkit)
 		finding_fix(f, "a GPU Operator node: the operator's driver DaemonSet installs the driver, not the host's "
 			       "packages: kubectl -n gpu-operator logs ds/nvidia-driver-daemonset");
 	if (toolkit_host && !kernel && !user)

@@ -172,9 +172,9 @@ static void check_toolkit(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const struct container_host_info *h = &inv->container_host;
-	const struct node_driver *nd = inv->driver.operator_driver;
+	const struct kb_node_driver *nd = inv->driver.operator_driver;
 	if (inv->system.container || !h->engine || h->toolkit || inv->containerd.nvidia_runtime ||
-	    (nd && !nd->uses_toolkit) || toolkit_spoke(inv->message)) {
+	    (nd && !nd->toolkit) || toolkit_spoke(inv->message)) {
 		check_top(d, self);
 		return;
 	}

@@ -188,6 +188,17 @@ struct kb_driver_dir {
 };
 size_t kb_driver_dirs(const struct kb_driver_dir **rows);
 
+/* --- Kubernetes nodes that keep the driver for their pods (data/node_drivers.tsv) ----------- */
+struct kb_node_driver {
+	const char *root;     /* "/run/nvidia/driver": where the host sees the driver's files */
+	const char *who;      /* "the GPU Operator's driver container" */
+	const char *pods;     /* how the pods get the driver */
+	const char *host_fix; /* how to run a driver program on the host */
+	bool toolkit;         /* the pods get it through the NVIDIA Container Toolkit */
+	struct kb_fact fact;
+};
+size_t kb_node_drivers(const struct kb_node_driver **rows);
+
 /* --- GPU chips (data/gpu_chips.tsv) -------------------------------------------------------- */
 struct kb_gpu_chip {
 	const char *chip;   /* "GA102" */

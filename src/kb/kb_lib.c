@@ -296,6 +296,12 @@ size_t kb_driver_dirs(const struct kb_driver_dir **rows)
 	return kbt_driver_dir_n;
 }
 
+size_t kb_node_drivers(const struct kb_node_driver **rows)
+{
+	*rows = kbt_node_driver;
+	return kbt_node_driver_n;
+}
+
 /* name matches pattern, where '*' stands for any text (no other special character) */
 static bool star_match(const char *p, const char *s)
 {
