@@ -55,6 +55,23 @@ static void read_sys_module(struct cudx_ctx *ctx, struct inventory *inv)
 		inventory_note(ctx, inv, "/sys/module/nvidia/version", "unrecognised content \"%.60s\"", text);
 }
 
+/* nvidia-uvm is loaded at boot on some installs and by nvidia-modprobe on the first CUDA call on
+ * others (enroot#106, its maintainer): record both, for the host's missing /dev/nvidia-uvm. */
+static void read_uvm(struct cudx_ctx *ctx, struct inventory *inv)
+{
+	struct driver_info *d = &inv->driver;
+	d->uvm_loaded = sysroot_is_dir(&ctx->root, "/sys/module/nvidia_uvm");
+	static const char *const paths[] = { "/usr/bin/nvidia-modprobe", "/usr/sbin/nvidia-modprobe",
+					     "/bin/nvidia-modprobe", "/run/current-system/sw/bin/nvidia-modprobe" };
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0] && !d->nvidia_modprobe; i++) {
+		struct stat st;
+		if (sysroot_stat(&ctx->root, paths[i], &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		d->nvidia_modprobe = paths[i];
+		d->nvidia_modprobe_setuid = st.st_uid == 0 && (st.st_mode & S_ISUID);
+	}
+}
+
 static void add_node(struct cudx_ctx *ctx, struct driver_info *d, size_t *cap, const char *path)
 {
 	struct device_node *n = ARENA_PUSH(ctx->arena, d->nodes, d->n_nodes, *cap);
@@ -405,6 +422,7 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	}
 	read_proc_version(ctx, inv);
 	read_sys_module(ctx, inv);
+	read_uvm(ctx, inv);
 	read_nodes(ctx, inv);
 	pick_userspace(ctx, inv);
 	find_compat_dirs(ctx, inv);

@@ -86,6 +86,11 @@ struct driver_info {
 	const char *nvswitch;
 	const char *fabricmanager;   /* /usr/bin/nv-fabricmanager, NULL when not installed */
 	bool fabricmanager_enabled;  /* nvidia-fabricmanager.service wanted by multi-user.target */
+	/* the Unified Memory module: loaded (/sys/module/nvidia_uvm), or loaded on demand by the
+	 * setuid nvidia-modprobe that libcuda runs when /dev/nvidia-uvm is missing */
+	bool uvm_loaded;
+	const char *nvidia_modprobe;   /* its path, NULL when not installed */
+	bool nvidia_modprobe_setuid;   /* owned by root with the set-user-ID bit */
 	/* Jetson (Tegra): the GPU driver (nvgpu and libcuda.so.1.1) is part of L4T, whose release
 	 * /etc/nv_tegra_release names; there is no /proc/driver/nvidia and no driver version */
 	bool tegra;                  /* nv_tegra_release, a Tegra libcuda, or the nvgpu driver */
@@ -115,6 +120,9 @@ struct containerd_info {
 struct container_host_info {
 	const char *toolkit; /* nvidia-container-runtime-hook, nvidia-ctk, ..., or its CDI spec */
 	const char *engine;  /* dockerd, podman, containerd, ... */
+	/* a runtime that starts containers without privileges (enroot): it cannot load a kernel module
+	 * that is not loaded yet, as the toolkit's CLI does for Docker (--load-kmods) */
+	const char *unprivileged;
 };
 
 struct toolkit {
@@ -182,6 +190,7 @@ struct system_info {
 				 * /.singularity.d */
 	bool singularity;       /* a Singularity/Apptainer container: the host's /dev and /proc, its driver
 				 * libraries only with --nv */
+	bool user_root;         /* live, and cudx runs as root (what a program of this user may do) */
 };
 
 struct python_inventory;  /* src/collect/python.h */

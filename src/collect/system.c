@@ -1,6 +1,7 @@
 /* Which system is this: OS release, kernel, machine, container markers. */
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "collect/inventory.h"
 
@@ -31,6 +32,7 @@ void collect_system(struct cudx_ctx *ctx, struct inventory *inv)
 	struct system_info *s = &inv->system;
 	s->root = ctx->root.live ? "/" : ctx->root.root;
 	s->live = ctx->root.live;
+	s->user_root = s->live && geteuid() == 0;
 	s->env_origin = ctx->env.origin;
 	s->os = ctx->os == OS_WINDOWS ? "windows" : "linux";
 	if (ctx->os == OS_WINDOWS)

@@ -359,12 +359,11 @@ static void emit_code_findings(struct diag_ctx *d, const struct rule *self)
  * passed in without /dev/nvidia-uvm (a CDI spec or device list that leaves it out): CUDA cannot
  * create the node there as nvidia-modprobe does on a host, so cuInit fails (999, or "no CUDA-capable
  * device") while nvidia-smi, which needs only nvidiactl and nvidiaN, works. */
-static void check_uvm(struct diag_ctx *d, const struct rule *self)
+static void check_uvm_in_container(struct diag_ctx *d, const struct rule *self)
 {
-	emit_code_findings(d, self);
 	const struct inventory *inv = d->inv;
 	const struct driver_info *drv = &inv->driver;
-	if (findings_has(d->out, self->id) || !inv->system.live || !inv->system.container || drv->wsl)
+	if (!inv->system.live || !inv->system.container || drv->wsl)
 		return;
 	/* no GPU nodes at all is no-device-nodes' */
 	if (!node_exists(d, "/dev/nvidiactl") || !gpu_nodes(d) || node_exists(d, "/dev/nvidia-uvm"))
@@ -380,6 +379,60 @@ static void check_uvm(struct diag_ctx *d, const struct rule *self)
 	finding_fix(f, "pass it in: --device /dev/nvidia-uvm --device /dev/nvidia-uvm-tools (docker/podman), or "
 		       "regenerate the CDI spec with a current nvidia-ctk (nvidia-ctk cdi generate)");
 	finding_fix(f, "on the host, load the module first if it is absent: sudo nvidia-modprobe -u -c=0");
+}
+
+/* A host whose nvidia module is loaded (its /sys/module shows it) without nvidia-uvm or its node.
+ * That is how many installs boot: libcuda runs the setuid nvidia-modprobe on the first CUDA call
+ * and the toolkit's CLI loads it for Docker (--load-kmods). Nothing loads it for a runtime without
+ * privileges (enroot, whose maintainer states it: enroot#106), nor, without that setuid program,
+ * for a user other than root. */
+static void check_uvm_on_host(struct diag_ctx *d, const struct rule *self)
+{
+	const struct inventory *inv = d->inv;
+	const struct driver_info *drv = &inv->driver;
+	if (inv->system.container || drv->wsl || drv->tegra || !drv->module_version || drv->uvm_loaded ||
+	    node_exists(d, "/dev/nvidia-uvm"))
+		return;
+	const char *runtime = inv->container_host.unprivileged;
+	/* whether a program may load it is known only on the live system (a tree may lose the
+	 * set-user-ID bit) */
+	bool no_loader = inv->system.live && !inv->system.user_root && !drv->nvidia_modprobe_setuid;
+	if (!runtime && !no_loader)
+		return;
+	struct finding *f = rule_emit(d, self, "the nvidia-uvm module is not loaded%s",
+				      runtime ? ", and containers started without privileges cannot load it" :
+						" and nothing can load it for this user");
+	finding_subject(f, "/dev/nvidia-uvm");
+	finding_evidence(f, "/sys/module/nvidia/version: %s; /sys/module/nvidia_uvm: missing; /dev/nvidia-uvm: missing",
+			 drv->module_version);
+	if (runtime) {
+		finding_evidence(f, "%s: starts containers without privileges", runtime);
+		finding_cause(f, "nvidia-uvm is not loaded at boot here. CUDA loads it on demand through the setuid "
+				 "nvidia-modprobe, and the container toolkit's CLI does for Docker, but a container "
+				 "started without privileges (enroot, Slurm's Pyxis) cannot: its CUDA programs fail to "
+				 "initialise (999 or \"no CUDA-capable device\") until something privileged loads it, "
+				 "typically after each reboot.");
+	} else {
+		finding_evidence(f, "%s", drv->nvidia_modprobe ? arena_printf(d->ctx->arena, "%s: not set-user-ID root",
+									   drv->nvidia_modprobe) :
+								 "nvidia-modprobe: not installed");
+		finding_cause(f, "nvidia-uvm is not loaded, and libcuda, which loads it on the first CUDA call through "
+				 "the setuid nvidia-modprobe, cannot here: a CUDA program of a user other than root fails "
+				 "to initialise (999 or \"no CUDA-capable device\") while nvidia-smi works.");
+	}
+	finding_fix(f, "load it at boot: echo nvidia-uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf, then sudo "
+		       "modprobe nvidia-uvm (or sudo nvidia-modprobe -u -c=0 now)");
+	if (!runtime)
+		finding_fix(f, "or install the driver's nvidia-modprobe (set-user-ID root) so CUDA can load it on demand");
+}
+
+static void check_uvm(struct diag_ctx *d, const struct rule *self)
+{
+	emit_code_findings(d, self);
+	if (findings_has(d->out, self->id))
+		return;
+	check_uvm_in_container(d, self);
+	check_uvm_on_host(d, self);
 }
 
 static const char *signal_desc(struct arena *a, int sig)

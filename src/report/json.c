@@ -148,6 +148,7 @@ json_t *report_inventory_json(const struct inventory *inv)
 		json_t *ch = json_object();
 		json_object_set_new(ch, "toolkit", report_json_str(inv->container_host.toolkit));
 		json_object_set_new(ch, "engine", report_json_str(inv->container_host.engine));
+		json_object_set_new(ch, "unprivileged", report_json_str(inv->container_host.unprivileged));
 		json_object_set_new(o, "container_host", ch);
 	}
 	json_t *libs = json_array();

@@ -84,8 +84,9 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	}
 	if (inv->container_host.toolkit || inv->container_host.engine) {
 		const struct container_host_info *h = &inv->container_host;
-		snprintf(buf, sizeof buf, "NVIDIA Container Toolkit %s; engine %s", h->toolkit ? h->toolkit : "not installed",
-			 h->engine ? h->engine : "none found");
+		bool other = h->unprivileged && (!h->engine || strcmp(h->unprivileged, h->engine) != 0);
+		snprintf(buf, sizeof buf, "NVIDIA Container Toolkit %s; engine %s%s%s", h->toolkit ? h->toolkit : "not installed",
+			 h->engine ? h->engine : "none found", other ? ", unprivileged " : "", other ? h->unprivileged : "");
 		row(out, "containers", buf);
 	}
 	for (size_t i = 0; i < d->n_compat_dirs; i++)

@@ -530,6 +530,37 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	done
 }
 
+# Many installs do not load nvidia-uvm at boot: libcuda loads it through the setuid nvidia-modprobe
+# on the first CUDA call, the toolkit's CLI for Docker; enroot, without privileges, cannot (enroot#106)
+@test "a host with the nvidia module and enroot, without nvidia-uvm: nvidia-uvm-missing; not once it is loaded, nor in a container, nor without enroot in a tree" {
+	proc_version "$root" 450.80.02
+	mkdir -p "$root/dev" "$root/usr/bin"
+	touch "$root/dev/nvidiactl" "$root/dev/nvidia0"
+	run_cudx --root "$root" --env "$env_file" --json
+	! has_finding nvidia-uvm-missing
+	touch "$root/usr/bin/enroot"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity nvidia-uvm-missing)" = error ]
+	[ "$(jq -r '.inventory.container_host.unprivileged' <<<"$output")" = /usr/bin/enroot ]
+	py 'print("\n".join(next(f["evidence"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing")))' |
+		grep -q "/usr/bin/enroot: starts containers without privileges"
+	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
+		"RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvidia-uvm-missing ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"/sys/module/nvidia_uvm: missing"* ]]
+	# loaded (its /sys/module entry, or the node already made): nothing to say
+	mkdir -p "$root/sys/module/nvidia_uvm"
+	run_cudx --root "$root" --env "$env_file" --json
+	! has_finding nvidia-uvm-missing
+	rmdir "$root/sys/module/nvidia_uvm" && touch "$root/dev/nvidia-uvm"
+	run_cudx --root "$root" --env "$env_file" --json
+	! has_finding nvidia-uvm-missing
+	# an image that ships enroot is no host
+	rm "$root/dev/nvidia-uvm" && touch "$root/.dockerenv"
+	run_cudx --root "$root" --env "$env_file" --json
+	! has_finding nvidia-uvm-missing
+}
+
 # The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:
 # a node with the module loaded and no libcuda of its own is how it works, not a broken driver
 @test "a GPU Operator node (libcuda only under /run/nvidia/driver), a GKE node (/home/kubernetes/bin/nvidia): no-driver is mild; error 802 there is the fabric manager's" {
