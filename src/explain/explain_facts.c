@@ -946,6 +946,15 @@ static bool is_keyword(const char *w)
 	return false;
 }
 
+static bool preposition(const char *w)
+{
+	static const char *const pw[] = { "on", "in", "at", "for", "from", "of", "since", "after", "before", "under", "using" };
+	for (size_t i = 0; i < sizeof pw / sizeof pw[0]; i++)
+		if (strcmp(w, pw[i]) == 0)
+			return true;
+	return false;
+}
+
 /* The APIs a number on this line may belong to, most likely first. */
 static size_t number_apis(const struct explain_reader *L, long code, bool hex, const char **apis)
 {
@@ -1151,6 +1160,9 @@ static void read_numbers(struct explain_reader *L)
 				break;
 			memcpy(w, L->lc.p + q->off, q->len);
 			w[q->len] = 0;
+			/* a preposition between starts another phrase: "error on CentOS 7" is no code */
+			if (b < 3 && preposition(w))
+				break;
 			if (b == 1 && !hex)
 				call_api = api_call_value(L, q, k->off, code);
 			/* "errno 127" after a DLL's path: a Windows loader's code (vs-mlrt's preload), which

@@ -2105,6 +2105,31 @@ static const struct form_case set52_forms[] = {
 	  "pip-nvidia-shadowed" },
 };
 
+static const struct form_case set53_forms[] = {
+	/* the fabric manager's own refusals, and a failure on a system described by it */
+	{ "nv-fabricmanager: the fabric manager cannot be started: kernel module ib_umad is not loaded", "fabric-manager-not-running" },
+	{ "fabric manager config file item: FABRIC_MODE has an invalid value", "fabric-manager-not-running" },
+	{ "cuda-validator pods failing on the DGX nodes with nvidia-fabricmanager", "fabric-manager-not-running" },
+	{ "Started NVIDIA fabric manager service successfully", "not recognised" },
+	/* a preposition starts another phrase: no CUDA error 7 on a CentOS 7 machine */
+	{ "the job exits with an error on CentOS 7", "not recognised" },
+	{ "cudaMalloc failed with error 2 on GPU 1", "gpu-out-of-memory" },
+	/* a driver version of zero is no driver (cudaDriverGetVersion's 0), never a too-old one */
+	{ "CUDA driver version is 0.0, the minimum required is 11.8", "no-driver" },
+	{ "Runtime 12.4, Driver 0 (insufficient)", "no-driver" },
+	{ "Insufficient CUDA driver version: the installed CUDA driver version is 450.80", "driver-too-old" },
+	/* a LibTorch without CUDA, under any binding; torch for R's C interface; XLA without ptxas;
+	 * Taichi's CUDA backend that could not load the driver */
+	{ "Error: PyTorch is not linked with support for cuda devices (getDeviceGuardImpl at ../c10/core/impl/DeviceGuardImplInterface.h:319)",
+	  "torch-cpu-build" },
+	{ "Error in cpp_cuda_is_available(): Lantern is not loaded. Please use `install_torch()` to install additional dependencies.",
+	  "framework-lib-missing" },
+	{ "W0603 nvptx_compiler.cc:744] Couldn't find a suitable version of ptxas. Relying on driver to perform ptx compilation.",
+	  "cuda-toolkit-not-found" },
+	{ "[W 11/02/23 09:12:44.001 311] [misc.py:adaptive_arch_select@758] Arch=[<Arch.cuda: 3>] is not supported, falling back to CPU",
+	  "wsl-libcuda" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2261,6 +2286,12 @@ static void test_set52_forms(void **state)
 	expect_first_findings(set52_forms, sizeof set52_forms / sizeof set52_forms[0]);
 }
 
+static void test_set53_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set53_forms, sizeof set53_forms / sizeof set53_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2375,6 +2406,7 @@ int main(void)
 		cmocka_unit_test(test_set47_48_forms),
 		cmocka_unit_test(test_set51_forms),
 		cmocka_unit_test(test_set52_forms),
+		cmocka_unit_test(test_set53_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
