@@ -136,6 +136,56 @@ static void unknown_error_needs_missing_uvm(void **state)
 	arena_free(&f->a);
 }
 
+/* The live host without nvidia-uvm: a test double of what the collectors read on a machine whose
+ * nvidia module is loaded (no such machine here). libcuda loads nvidia-uvm through the setuid
+ * nvidia-modprobe: without that program, a user other than root cannot. */
+static void host_without_uvm_and_its_loader(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new();
+	f->rep.ran = false;
+	f->inv.system.live = true;
+	f->inv.driver.module_version = "535.183.01";
+	f->nodes[2].exists = true;
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 1);
+	assert_true(evidence_has(f, "nvidia-uvm-missing", "nvidia-modprobe: not installed"));
+	arena_free(&f->a);
+
+	const char *cases[] = { "setuid", "root", "loaded", "container" };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		f = fixture_new();
+		f->rep.ran = false;
+		f->inv.system.live = true;
+		f->inv.driver.module_version = "535.183.01";
+		f->nodes[2].exists = true;
+		if (i == 0) {
+			f->inv.driver.nvidia_modprobe = "/usr/bin/nvidia-modprobe";
+			f->inv.driver.nvidia_modprobe_setuid = true;
+		} else if (i == 1)
+			f->inv.system.user_root = true;
+		else if (i == 2)
+			f->inv.driver.uvm_loaded = true;
+		else
+			f->inv.system.container = true; /* its GPU nodes are here, uvm's not: the container's finding */
+		diagnose(f);
+		assert_int_equal(count(f, "nvidia-uvm-missing"), i == 3 ? 1 : 0);
+		if (i == 3)
+			assert_true(evidence_has(f, "nvidia-uvm-missing", "/dev/nvidia-uvm: missing"));
+		arena_free(&f->a);
+	}
+	/* a tree keeps no set-user-ID bit to judge: only a runtime without privileges speaks there */
+	f = fixture_new();
+	f->rep.ran = false;
+	f->inv.driver.module_version = "535.183.01";
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 0);
+	f->inv.container_host.unprivileged = "/usr/bin/enroot";
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 1);
+	arena_free(&f->a);
+}
+
 static void not_initialized_takes_the_runtime_cause(void **state)
 {
 	(void)state;
@@ -325,6 +375,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(insufficient_driver_vs_no_driver),
 		cmocka_unit_test(unknown_error_needs_missing_uvm),
+		cmocka_unit_test(host_without_uvm_and_its_loader),
 		cmocka_unit_test(not_initialized_takes_the_runtime_cause),
 		cmocka_unit_test(crash_and_timeout),
 		cmocka_unit_test(joins_another_familys_finding),
