@@ -52,14 +52,14 @@ static const char *find_cdi_spec(struct cudx_ctx *ctx)
  * nvidia-container-runtime-hook, and nvidia-container-toolkit before 1.14), the runtime and the
  * CLIs (nvidia-docker: nvidia-docker2's wrapper, or nvidia-docker 1.x itself), or a CDI spec it
  * generated. The engines: Docker's daemon, Podman, containerd, CRI-O, k3s,
- * RKE2, enroot (a snap's Docker, which carries its own NVIDIA support, is not one of them). */
+ * RKE2 (a snap's Docker, which carries its own NVIDIA support, is not one of them). */
 static void collect_container_host(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	static const char *const toolkit[] = {
 		"nvidia-container-runtime-hook", "nvidia-container-toolkit", "nvidia-ctk",
 		"nvidia-container-cli",          "nvidia-container-runtime", "nvidia-docker"
 	};
-	static const char *const engines[] = { "dockerd", "podman", "containerd", "crio", "k3s", "rke2", "enroot" };
+	static const char *const engines[] = { "dockerd", "podman", "containerd", "crio", "k3s", "rke2" };
 	static const char *const unprivileged[] = { "enroot" };
 	inv->container_host.toolkit = find_program(ctx, toolkit, sizeof toolkit / sizeof toolkit[0]);
 	if (!inv->container_host.toolkit)

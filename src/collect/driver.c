@@ -61,8 +61,11 @@ static void read_uvm(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
 	d->uvm_loaded = sysroot_is_dir(&ctx->root, "/sys/module/nvidia_uvm");
-	static const char *const paths[] = { "/usr/bin/nvidia-modprobe", "/usr/sbin/nvidia-modprobe",
-					     "/bin/nvidia-modprobe", "/run/current-system/sw/bin/nvidia-modprobe" };
+	/* the packages' place, its Makefile's default prefix (/usr/local), NixOS's set-user-ID wrappers */
+	static const char *const paths[] = {
+		"/usr/bin/nvidia-modprobe",       "/usr/sbin/nvidia-modprobe",       "/bin/nvidia-modprobe",
+		"/usr/local/bin/nvidia-modprobe", "/usr/local/sbin/nvidia-modprobe", "/run/wrappers/bin/nvidia-modprobe"
+	};
 	for (size_t i = 0; i < sizeof paths / sizeof paths[0] && !d->nvidia_modprobe; i++) {
 		struct stat st;
 		if (sysroot_stat(&ctx->root, paths[i], &st) != 0 || !S_ISREG(st.st_mode))

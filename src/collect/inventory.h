@@ -190,7 +190,8 @@ struct system_info {
 				 * /.singularity.d */
 	bool singularity;       /* a Singularity/Apptainer container: the host's /dev and /proc, its driver
 				 * libraries only with --nv */
-	bool user_root;         /* live, and cudx runs as root (what a program of this user may do) */
+	bool user_root;         /* live, and cudx runs as the host's root (not a user namespace's): what a
+				 * program of this user may do */
 };
 
 struct python_inventory;  /* src/collect/python.h */

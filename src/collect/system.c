@@ -1,4 +1,5 @@
 /* Which system is this: OS release, kernel, machine, container markers. */
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -27,12 +28,25 @@ static const char *os_release_name(struct cudx_ctx *ctx)
 	return NULL;
 }
 
+/* Whether uid 0 here is the host's: a user namespace (rootless Podman, enroot --root) maps it to
+ * another user, who may not load kernel modules. /proc/self/uid_map's line "0 0 4294967295" is the
+ * initial namespace's; without the file (old kernels) nothing says otherwise. */
+static bool root_of_the_host(struct cudx_ctx *ctx)
+{
+	size_t len;
+	char *map = sysroot_read_text(&ctx->root, ctx->arena, "/proc/self/uid_map", 4096, &len, NULL);
+	if (!map)
+		return true;
+	unsigned long inside, outside;
+	return sscanf(map, "%lu %lu", &inside, &outside) == 2 && inside == 0 && outside == 0;
+}
+
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct system_info *s = &inv->system;
 	s->root = ctx->root.live ? "/" : ctx->root.root;
 	s->live = ctx->root.live;
-	s->user_root = s->live && geteuid() == 0;
+	s->user_root = s->live && geteuid() == 0 && root_of_the_host(ctx);
 	s->env_origin = ctx->env.origin;
 	s->os = ctx->os == OS_WINDOWS ? "windows" : "linux";
 	if (ctx->os == OS_WINDOWS)

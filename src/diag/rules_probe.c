@@ -381,56 +381,92 @@ static void check_uvm_in_container(struct diag_ctx *d, const struct rule *self)
 	finding_fix(f, "on the host, load the module first if it is absent: sudo nvidia-modprobe -u -c=0");
 }
 
-/* A host whose nvidia module is loaded (its /sys/module shows it) without nvidia-uvm or its node.
- * That is how many installs boot: libcuda runs the setuid nvidia-modprobe on the first CUDA call
- * and the toolkit's CLI loads it for Docker (--load-kmods). Nothing loads it for a runtime without
- * privileges (enroot, whose maintainer states it: enroot#106), nor, without that setuid program,
- * for a user other than root. */
+/* A host whose nvidia module is loaded (its /sys/module shows it) and whose /dev lists the control
+ * node, without /dev/nvidia-uvm. That is how many installs boot: libcuda runs the set-user-ID
+ * nvidia-modprobe on the first CUDA call, which loads nvidia-uvm and makes the node (modprobe alone
+ * makes no node: no udev rule does), and the toolkit's CLI does it for Docker (--load-kmods).
+ * Nothing does it for a runtime without privileges (enroot, whose maintainer states it: enroot#106),
+ * nor, without that set-user-ID program, for a user other than the host's root. */
 static void check_uvm_on_host(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const struct driver_info *drv = &inv->driver;
-	if (inv->system.container || drv->wsl || drv->tegra || !drv->module_version || drv->uvm_loaded ||
-	    node_exists(d, "/dev/nvidia-uvm"))
+	if (inv->system.container || drv->wsl || drv->tegra || !drv->module_version ||
+	    !node_exists(d, "/dev/nvidiactl") || node_exists(d, "/dev/nvidia-uvm"))
 		return;
 	const char *runtime = inv->container_host.unprivileged;
-	/* whether a program may load it is known only on the live system (a tree may lose the
+	/* whether a program may make it is known only on the live system (a tree may lose the
 	 * set-user-ID bit) */
 	bool no_loader = inv->system.live && !inv->system.user_root && !drv->nvidia_modprobe_setuid;
 	if (!runtime && !no_loader)
 		return;
-	struct finding *f = rule_emit(d, self, "the nvidia-uvm module is not loaded%s",
-				      runtime ? ", and containers started without privileges cannot load it" :
-						" and nothing can load it for this user");
+	struct finding *f = rule_emit(
+		d, self, "%s, and %s",
+		drv->uvm_loaded ? "/dev/nvidia-uvm is missing" : "the nvidia-uvm module is not loaded",
+		runtime ? "containers started without privileges cannot make it" : "nothing can make it for this user");
 	finding_subject(f, "/dev/nvidia-uvm");
-	finding_evidence(f, "/sys/module/nvidia/version: %s; /sys/module/nvidia_uvm: missing; /dev/nvidia-uvm: missing",
-			 drv->module_version);
+	finding_evidence(f,
+			 "/sys/module/nvidia/version: %s; /sys/module/nvidia_uvm: %s; /dev/nvidiactl: present; "
+			 "/dev/nvidia-uvm: missing",
+			 drv->module_version, drv->uvm_loaded ? "present" : "missing");
+	const char *loader = drv->nvidia_modprobe ? arena_printf(d->ctx->arena, "%s%s", drv->nvidia_modprobe,
+								 drv->nvidia_modprobe_setuid ? ": set-user-ID root"
+											     : ": not set-user-ID root")
+						  : "nvidia-modprobe: not installed";
+	finding_evidence(f, "%s", loader);
 	if (runtime) {
 		finding_evidence(f, "%s: starts containers without privileges", runtime);
-		finding_cause(f, "nvidia-uvm is not loaded at boot here. CUDA loads it on demand through the setuid "
-				 "nvidia-modprobe, and the container toolkit's CLI does for Docker, but a container "
-				 "started without privileges (enroot, Slurm's Pyxis) cannot: its CUDA programs fail to "
-				 "initialise (999 or \"no CUDA-capable device\") until something privileged loads it, "
-				 "typically after each reboot.");
-	} else {
-		finding_evidence(f, "%s", drv->nvidia_modprobe ? arena_printf(d->ctx->arena, "%s: not set-user-ID root",
-									   drv->nvidia_modprobe) :
-								 "nvidia-modprobe: not installed");
-		finding_cause(f, "nvidia-uvm is not loaded, and libcuda, which loads it on the first CUDA call through "
-				 "the setuid nvidia-modprobe, cannot here: a CUDA program of a user other than root fails "
-				 "to initialise (999 or \"no CUDA-capable device\") while nvidia-smi works.");
-	}
-	finding_fix(f, "load it at boot: echo nvidia-uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf, then sudo "
-		       "modprobe nvidia-uvm (or sudo nvidia-modprobe -u -c=0 now)");
+		finding_cause(f,
+			      "Nothing makes /dev/nvidia-uvm at boot here. CUDA makes it on demand through the "
+			      "set-user-ID nvidia-modprobe, and the container toolkit's CLI does for Docker, but a "
+			      "container started without privileges (enroot, Slurm's Pyxis) cannot: its CUDA programs "
+			      "fail to initialise (999 or \"no CUDA-capable device\") until something privileged makes "
+			      "it, typically after each reboot.");
+	} else
+		finding_cause(f,
+			      "/dev/nvidia-uvm is missing, and libcuda, which makes it on the first CUDA call through "
+			      "the set-user-ID nvidia-modprobe, cannot here: a CUDA program of a user other than root "
+			      "fails to initialise (999 or \"no CUDA-capable device\") while nvidia-smi works.");
+	finding_fix(f, "now: sudo nvidia-modprobe -u -c=0 (loads nvidia-uvm and makes /dev/nvidia-uvm; modprobe alone "
+		       "makes no node)");
+	finding_fix(f, "at every boot: a oneshot systemd unit that runs nvidia-modprobe -u -c=0, or the CUDA "
+		       "installation guide's start-up script (modprobe nvidia-uvm, then mknod the node with the major "
+		       "number /proc/devices gives nvidia-uvm)");
 	if (!runtime)
-		finding_fix(f, "or install the driver's nvidia-modprobe (set-user-ID root) so CUDA can load it on demand");
+		finding_fix(
+			f,
+			"or install the driver's nvidia-modprobe, set-user-ID root, so that CUDA makes it on demand");
+}
+
+/* The probe's own 999 where a program would not get it: its child runs with no_new_privs and
+ * without CAP_SYS_MODULE (docs/probe.md), so the set-user-ID nvidia-modprobe that libcuda runs to
+ * make a missing /dev/nvidia-uvm cannot work inside it, while it works for a program started
+ * normally (or as the host's root). */
+static bool uvm_left_to_the_sandbox(const struct diag_ctx *d)
+{
+	const struct inventory *inv = d->inv;
+	return inv->system.live && !inv->system.container && inv->driver.module_version &&
+	       (inv->driver.nvidia_modprobe_setuid || inv->system.user_root);
 }
 
 static void check_uvm(struct diag_ctx *d, const struct rule *self)
 {
 	emit_code_findings(d, self);
-	if (findings_has(d->out, self->id))
+	if (findings_has(d->out, self->id)) {
+		for (size_t i = 0; i < d->out->n && uvm_left_to_the_sandbox(d); i++) {
+			struct finding *f = &d->out->v[i];
+			if (strcmp(f->id, self->id) != 0)
+				continue;
+			finding_mild(f);
+			finding_evidence(f,
+					 "%s makes the node for programs started normally; cudx's probe runs with "
+					 "no_new_privs, where it cannot",
+					 d->inv->system.user_root ? "the host's root"
+								  : arena_printf(d->ctx->arena, "%s (set-user-ID root)",
+										 d->inv->driver.nvidia_modprobe));
+		}
 		return;
+	}
 	check_uvm_in_container(d, self);
 	check_uvm_on_host(d, self);
 }
@@ -686,8 +722,12 @@ static const struct rule probe_rules[] = {
 	  .cause = "/dev/nvidia-uvm does not exist where CUDA runs (the probe's 999, or a container given the other GPU "
 		   "nodes without it): the nvidia-uvm module is not loaded or the node was not passed in, and CUDA "
 		   "cannot manage memory without it.",
-	  .fix = "sudo modprobe nvidia-uvm (or run nvidia-modprobe -u -c=0 once); in a container, pass /dev/nvidia-uvm in",
-	  .about = "driver" },
+	  .fix = "sudo nvidia-modprobe -u -c=0 (loads the module and makes the node); in a container, pass "
+		 "/dev/nvidia-uvm in",
+	  .about = "driver",
+	  .mild_when = "only the probe's sandbox could not make the node: a set-user-ID nvidia-modprobe (or the host's "
+		       "root) makes it for programs started normally",
+	  .mild = SEV_INFO },
 	{ "no-device", SEV_ERROR, emit_code_findings,
 	  .cause = "The driver reports no CUDA-capable device (error 100): the GPUs are hidden, absent, or not "
 		   "reachable from here.",

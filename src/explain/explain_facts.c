@@ -948,7 +948,7 @@ static bool is_keyword(const char *w)
 
 static bool preposition(const char *w)
 {
-	static const char *const pw[] = { "on", "in", "at", "for", "from", "of", "since", "after", "before", "under", "using" };
+	static const char *const pw[] = { "on", "in", "at", "for", "from", "since", "after", "before", "under", "using" };
 	for (size_t i = 0; i < sizeof pw / sizeof pw[0]; i++)
 		if (strcmp(w, pw[i]) == 0)
 			return true;
@@ -1042,21 +1042,28 @@ static bool sentence_between(const struct explain_reader *L, size_t from, size_t
  * "()->", NVML's calls) a program may print what the call returns by value instead
  * (nvmlDeviceGetCount() = 9): there a call that gives a count, a measurement or a name is left out. A version call's number
  * counts only below 1000 (every CUDA library's version number is 1000 or more). */
-static const char *api_call_value(const struct explain_reader *L, const struct tok *q, size_t off, long code)
+/* The API whose call token q names by its prefix and a capital after it (cudaMalloc, cuInit,
+ * nvmlInit, ncclCommInitRank); NULL when q is no such name. */
+static const char *api_of_call_name(const struct explain_reader *L, const struct tok *q)
 {
 	static const struct {
 		const char *prefix, *api;
 	} prefixes[] = { { "cuda", "cudart" }, { "nvml", "nvml" }, { "cudnn", "cudnn" }, { "cublas", "cublas" },
 			 { "nccl", "nccl" }, { "cu", "cu" } };
-	static const char *const by_value[] = { "count", "attribute", "temperature", "fanspeed", "info",
-						"utilization", "clock", "power", "memory", "size", "name" };
 	const uint8_t *p = L->line.p + q->off;
-	const char *api = NULL;
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0] && !api; i++) {
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
 		size_t n = strlen(prefixes[i].prefix);
 		if (q->len > n + 1 && memcmp(p, prefixes[i].prefix, n) == 0 && isupper(p[n]))
-			api = prefixes[i].api;
+			return prefixes[i].api;
 	}
+	return NULL;
+}
+
+static const char *api_call_value(const struct explain_reader *L, const struct tok *q, size_t off, long code)
+{
+	static const char *const by_value[] = { "count", "attribute", "temperature", "fanspeed", "info",
+						"utilization", "clock", "power", "memory", "size", "name" };
+	const char *api = api_of_call_name(L, q);
 	if (!api)
 		return NULL;
 	char gap[8];
@@ -1160,8 +1167,9 @@ static void read_numbers(struct explain_reader *L)
 				break;
 			memcpy(w, L->lc.p + q->off, q->len);
 			w[q->len] = 0;
-			/* a preposition between starts another phrase: "error on CentOS 7" is no code */
-			if (b < 3 && preposition(w))
+			/* a preposition between starts another phrase ("error on CentOS 7", "error on GPU 1"),
+			 * unless what it introduces is the failing call ("Error in cuInit: 999") */
+			if (b > 1 && preposition(w) && !api_of_call_name(L, &L->toks[t - b + 1]))
 				break;
 			if (b == 1 && !hex)
 				call_api = api_call_value(L, q, k->off, code);

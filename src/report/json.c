@@ -62,6 +62,9 @@ static json_t *driver_json(const struct driver_info *d)
 	json_object_set_new(o, "nvswitch", report_json_str(d->nvswitch));
 	json_object_set_new(o, "fabricmanager", report_json_str(d->fabricmanager));
 	json_object_set_new(o, "fabricmanager_enabled", json_boolean(d->fabricmanager_enabled));
+	json_object_set_new(o, "nvidia_uvm_loaded", json_boolean(d->uvm_loaded));
+	json_object_set_new(o, "nvidia_modprobe", report_json_str(d->nvidia_modprobe));
+	json_object_set_new(o, "nvidia_modprobe_setuid", json_boolean(d->nvidia_modprobe_setuid));
 	return o;
 }
 
@@ -144,7 +147,7 @@ json_t *report_inventory_json(const struct inventory *inv)
 		json_object_set_new(cd, "default_runtime", report_json_str(inv->containerd.default_runtime));
 		json_object_set_new(o, "containerd", cd);
 	}
-	if (inv->container_host.toolkit || inv->container_host.engine) {
+	if (inv->container_host.toolkit || inv->container_host.engine || inv->container_host.unprivileged) {
 		json_t *ch = json_object();
 		json_object_set_new(ch, "toolkit", report_json_str(inv->container_host.toolkit));
 		json_object_set_new(ch, "engine", report_json_str(inv->container_host.engine));

@@ -82,7 +82,7 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 			 c->default_runtime ? c->default_runtime : "runc (not set)");
 		row(out, "containerd", buf);
 	}
-	if (inv->container_host.toolkit || inv->container_host.engine) {
+	if (inv->container_host.toolkit || inv->container_host.engine || inv->container_host.unprivileged) {
 		const struct container_host_info *h = &inv->container_host;
 		bool other = h->unprivileged && (!h->engine || strcmp(h->unprivileged, h->engine) != 0);
 		snprintf(buf, sizeof buf, "NVIDIA Container Toolkit %s; engine %s%s%s", h->toolkit ? h->toolkit : "not installed",

@@ -530,35 +530,51 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	done
 }
 
-# Many installs do not load nvidia-uvm at boot: libcuda loads it through the setuid nvidia-modprobe
-# on the first CUDA call, the toolkit's CLI for Docker; enroot, without privileges, cannot (enroot#106)
-@test "a host with the nvidia module and enroot, without nvidia-uvm: nvidia-uvm-missing; not once it is loaded, nor in a container, nor without enroot in a tree" {
+# Many installs do not make /dev/nvidia-uvm at boot: libcuda makes it through the setuid
+# nvidia-modprobe on the first CUDA call, the toolkit's CLI for Docker; enroot, without privileges,
+# cannot (enroot#106)
+@test "a host with the nvidia module and enroot, without /dev/nvidia-uvm: nvidia-uvm-missing; not once the node is there, nor in a container, nor without enroot or /dev in a tree" {
 	proc_version "$root" 450.80.02
-	mkdir -p "$root/dev" "$root/usr/bin"
+	mkdir -p "$root/usr/bin"
+	touch "$root/usr/bin/enroot"
+	# a tree without /dev says nothing of its nodes
+	run_cudx --root "$root" --env "$env_file" --json
+	! has_finding nvidia-uvm-missing
+	mkdir -p "$root/dev"
 	touch "$root/dev/nvidiactl" "$root/dev/nvidia0"
+	rm "$root/usr/bin/enroot"
 	run_cudx --root "$root" --env "$env_file" --json
 	! has_finding nvidia-uvm-missing
 	touch "$root/usr/bin/enroot"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(finding_severity nvidia-uvm-missing)" = error ]
 	[ "$(jq -r '.inventory.container_host.unprivileged' <<<"$output")" = /usr/bin/enroot ]
+	[ "$(jq -r '.inventory.driver.nvidia_uvm_loaded' <<<"$output")" = false ]
 	py 'print("\n".join(next(f["evidence"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing")))' |
 		grep -q "/usr/bin/enroot: starts containers without privileges"
+	py 'print("\n".join(next(f["fix"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing")))' |
+		grep -q "nvidia-modprobe -u -c=0"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
 		"RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvidia-uvm-missing ]
 	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"/sys/module/nvidia_uvm: missing"* ]]
-	# loaded (its /sys/module entry, or the node already made): nothing to say
+	# the module loaded is no node made (modprobe makes none)
 	mkdir -p "$root/sys/module/nvidia_uvm"
 	run_cudx --root "$root" --env "$env_file" --json
-	! has_finding nvidia-uvm-missing
-	rmdir "$root/sys/module/nvidia_uvm" && touch "$root/dev/nvidia-uvm"
+	[ "$(finding_severity nvidia-uvm-missing)" = error ]
+	py 'print(next(f["summary"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing"))' | grep -q "^/dev/nvidia-uvm is missing"
+	# the node made: nothing to say
+	touch "$root/dev/nvidia-uvm"
 	run_cudx --root "$root" --env "$env_file" --json
 	! has_finding nvidia-uvm-missing
-	# an image that ships enroot is no host
+	# an image that ships enroot is no host, and enroot is no container engine of a toolkit host
 	rm "$root/dev/nvidia-uvm" && touch "$root/.dockerenv"
 	run_cudx --root "$root" --env "$env_file" --json
 	! has_finding nvidia-uvm-missing
+	rm -r "$root/.dockerenv" "$root/proc" "$root/sys" "$root/dev"
+	touch "$root/usr/bin/nvidia-container-cli"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = info ]
 }
 
 # The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:

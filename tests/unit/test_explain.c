@@ -2109,14 +2109,27 @@ static const struct form_case set53_forms[] = {
 	/* the fabric manager's own refusals, and a failure on a system described by it */
 	{ "nv-fabricmanager: the fabric manager cannot be started: kernel module ib_umad is not loaded", "fabric-manager-not-running" },
 	{ "fabric manager config file item: FABRIC_MODE has an invalid value", "fabric-manager-not-running" },
-	{ "cuda-validator pods failing on the DGX nodes with nvidia-fabricmanager", "fabric-manager-not-running" },
+	{ "validator pods keep failing on our HGX H100 with fabric manager system", "fabric-manager-not-running" },
 	{ "Started NVIDIA fabric manager service successfully", "not recognised" },
+	{ "No errors found. Fabric Manager is running.", "not recognised" },
+	{ "dpkg: error processing package nvidia-fabricmanager-535", "not recognised" },
+	{ "nvidia-fabricmanager: cannot open log file /var/log/fabricmanager.log, logging to syslog", "not recognised" },
+	{ "RuntimeError: CUDA error: an illegal memory access was encountered (fabric manager running, 8x H100)",
+	  "not fabric-manager-not-running" },
 	/* a preposition starts another phrase: no CUDA error 7 on a CentOS 7 machine */
 	{ "the job exits with an error on CentOS 7", "not recognised" },
 	{ "cudaMalloc failed with error 2 on GPU 1", "gpu-out-of-memory" },
+	{ "CUDA error on GPU 1", "not recognised" },
+	/* ... unless it introduces the failing call */
+	{ "Error in cuInit: 999", "nvidia-uvm-missing" },
+	{ "Error from cudaMalloc: 2", "gpu-out-of-memory" },
+	{ "CUDA error in cuInit 100", "cuda-visible-devices-hides" },
 	/* a driver version of zero is no driver (cudaDriverGetVersion's 0), never a too-old one */
 	{ "CUDA driver version is 0.0, the minimum required is 11.8", "no-driver" },
-	{ "Runtime 12.4, Driver 0 (insufficient)", "no-driver" },
+	{ "CUDA Toolkit 12.8, Driver 0.0 (insufficient CUDA driver version!)", "no-driver" },
+	{ "Driver Version: 0", "no-driver" },
+	{ "Video driver 0: x11", "not recognised" },
+	{ "Loaded driver 0 of 2 (e1000e)\ncudaGetDeviceCount returned 35", "driver-too-old" },
 	{ "Insufficient CUDA driver version: the installed CUDA driver version is 450.80", "driver-too-old" },
 	/* a LibTorch without CUDA, under any binding; torch for R's C interface; XLA without ptxas;
 	 * Taichi's CUDA backend that could not load the driver */
@@ -2126,6 +2139,9 @@ static const struct form_case set53_forms[] = {
 	  "framework-lib-missing" },
 	{ "W0603 nvptx_compiler.cc:744] Couldn't find a suitable version of ptxas. Relying on driver to perform ptx compilation.",
 	  "cuda-toolkit-not-found" },
+	{ "W redzone_allocator.cc:312] Internal: Invoking ptxas not supported on Windows\n"
+	  "Relying on driver to perform ptx compilation. This message will be only logged once.",
+	  "harmless-warning" },
 	{ "[W 11/02/23 09:12:44.001 311] [misc.py:adaptive_arch_select@758] Arch=[<Arch.cuda: 3>] is not supported, falling back to CPU",
 	  "wsl-libcuda" },
 };

@@ -152,7 +152,7 @@ static void host_without_uvm_and_its_loader(void **state)
 	assert_true(evidence_has(f, "nvidia-uvm-missing", "nvidia-modprobe: not installed"));
 	arena_free(&f->a);
 
-	const char *cases[] = { "setuid", "root", "loaded", "container" };
+	const char *cases[] = { "setuid", "root", "node", "container" };
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		f = fixture_new();
 		f->rep.ran = false;
@@ -165,7 +165,7 @@ static void host_without_uvm_and_its_loader(void **state)
 		} else if (i == 1)
 			f->inv.system.user_root = true;
 		else if (i == 2)
-			f->inv.driver.uvm_loaded = true;
+			f->nodes[1].exists = true;
 		else
 			f->inv.system.container = true; /* its GPU nodes are here, uvm's not: the container's finding */
 		diagnose(f);
@@ -174,6 +174,34 @@ static void host_without_uvm_and_its_loader(void **state)
 			assert_true(evidence_has(f, "nvidia-uvm-missing", "/dev/nvidia-uvm: missing"));
 		arena_free(&f->a);
 	}
+	/* the module loaded is not the node made: modprobe makes none */
+	f = fixture_new();
+	f->rep.ran = false;
+	f->inv.system.live = true;
+	f->inv.driver.module_version = "535.183.01";
+	f->inv.driver.uvm_loaded = true;
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 1);
+	assert_true(evidence_has(f, "nvidia-uvm-missing", "/sys/module/nvidia_uvm: present"));
+	arena_free(&f->a);
+	/* the probe's 999 where nvidia-modprobe would make the node for a program outside its sandbox:
+	 * told, not an error */
+	f = fixture_new();
+	f->inv.system.live = true;
+	f->inv.driver.module_version = "535.183.01";
+	f->inv.driver.nvidia_modprobe = "/usr/bin/nvidia-modprobe";
+	f->inv.driver.nvidia_modprobe_setuid = true;
+	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 999);
+	diagnose(f);
+	assert_int_equal(count(f, "nvidia-uvm-missing"), 1);
+	assert_int_equal(findings_find(&f->fs, "nvidia-uvm-missing")->severity, SEV_INFO);
+	assert_true(evidence_has(f, "nvidia-uvm-missing", "no_new_privs"));
+	arena_free(&f->a);
+	f = fixture_new();
+	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 999);
+	diagnose(f);
+	assert_int_equal(findings_find(&f->fs, "nvidia-uvm-missing")->severity, SEV_ERROR);
+	arena_free(&f->a);
 	/* a tree keeps no set-user-ID bit to judge: only a runtime without privileges speaks there */
 	f = fixture_new();
 	f->rep.ran = false;
