@@ -2146,6 +2146,27 @@ static const struct form_case set53_forms[] = {
 	  "wsl-libcuda" },
 };
 
+static const struct form_case set54_forms[] = {
+	/* RAPIDS' import check; the NVIDIA HPC SDK's run-time refusal and its compilers' minimum */
+	{ "RuntimeError: This cuML installation is missing the necessary PTX files that are <=52.", "no-kernel-image" },
+	{ "Accelerator Fatal Error: This file was compiled: -acc=gpu -gpu=cc75\nRebuild this file with -gpu=cc90 to use NVIDIA Tesla GPU 1",
+	  "no-kernel-image" },
+	{ "This file was compiled: -acc=gpu -gpu=cc60 -gpu=cc70", "no-kernel-image" },
+	{ "nvfortran-Fatal-The option -stdpar is available only on systems with NVIDIA GPUs with compute capability cc60 or greater.",
+	  "gpu-unsupported-by-toolkit" },
+	{ "nvc-Fatal-No GPU detected. Please use '-gpu=ccXY' to generate GPU code and specify compute capability.", "no-driver" },
+	/* faiss's GPU classes without the module's name; Slurm's NoDevFiles as a value a program parsed */
+	{ "AttributeError: 'module' object has no attribute 'GpuIndexFlatL2'", "framework-cpu-build" },
+	{ "AttributeError: 'Trainer' object has no attribute 'gpu_ids'", "not recognised" },
+	{ "ValueError: invalid literal for int() with base 10: 'NoDevFiles'", "cuda-visible-devices-hides" },
+	/* the linker's undefined runtime entry points of nvcc's stubs, also as a translated ld words it;
+	 * not relocatable device code that was never device-linked */
+	{ "kernel.o: In function `main':\nkernel.cu:(.text+0x4f): undefined reference for \"__cudaPushCallConfiguration\"",
+	  "nvcc-framework-mismatch" },
+	{ "main.o: undefined reference to `__cudaRegisterLinkedBinary_41_tmpxft_00001234_00000000_7_kernel_cpp1_ii_abc'",
+	  "not recognised" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2308,6 +2329,12 @@ static void test_set53_forms(void **state)
 	expect_first_findings(set53_forms, sizeof set53_forms / sizeof set53_forms[0]);
 }
 
+static void test_set54_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set54_forms, sizeof set54_forms / sizeof set54_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2423,6 +2450,7 @@ int main(void)
 		cmocka_unit_test(test_set51_forms),
 		cmocka_unit_test(test_set52_forms),
 		cmocka_unit_test(test_set53_forms),
+		cmocka_unit_test(test_set54_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
