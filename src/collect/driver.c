@@ -16,6 +16,7 @@
 #include "kb/kb.h"
 
 #define PROC_VERSION "/proc/driver/nvidia/version"
+#define NVIDIA_MODPROBE "/usr/bin/nvidia-modprobe"
 
 static void read_proc_version(struct cudx_ctx *ctx, struct inventory *inv)
 {
@@ -56,21 +57,16 @@ static void read_sys_module(struct cudx_ctx *ctx, struct inventory *inv)
 }
 
 /* nvidia-uvm is loaded at boot on some installs and by nvidia-modprobe on the first CUDA call on
- * others (enroot#106, its maintainer): record both, for the host's missing /dev/nvidia-uvm. */
+ * others (enroot#106, its maintainer): record both, for the host's missing /dev/nvidia-uvm. libcuda
+ * runs nvidia-modprobe by one fixed path, /usr/bin/nvidia-modprobe (the only one in driver 470's and
+ * 535's libcuda.so), so a copy elsewhere is none that CUDA uses. */
 static void read_uvm(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
 	d->uvm_loaded = sysroot_is_dir(&ctx->root, "/sys/module/nvidia_uvm");
-	/* the packages' place, its Makefile's default prefix (/usr/local), NixOS's set-user-ID wrappers */
-	static const char *const paths[] = {
-		"/usr/bin/nvidia-modprobe",       "/usr/sbin/nvidia-modprobe",       "/bin/nvidia-modprobe",
-		"/usr/local/bin/nvidia-modprobe", "/usr/local/sbin/nvidia-modprobe", "/run/wrappers/bin/nvidia-modprobe"
-	};
-	for (size_t i = 0; i < sizeof paths / sizeof paths[0] && !d->nvidia_modprobe; i++) {
-		struct stat st;
-		if (sysroot_stat(&ctx->root, paths[i], &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		d->nvidia_modprobe = paths[i];
+	struct stat st;
+	if (sysroot_stat(&ctx->root, NVIDIA_MODPROBE, &st) == 0 && S_ISREG(st.st_mode)) {
+		d->nvidia_modprobe = NVIDIA_MODPROBE;
 		d->nvidia_modprobe_setuid = st.st_uid == 0 && (st.st_mode & S_ISUID);
 	}
 }

@@ -89,7 +89,7 @@ struct driver_info {
 	/* the Unified Memory module: loaded (/sys/module/nvidia_uvm), or loaded on demand by the
 	 * setuid nvidia-modprobe that libcuda runs when /dev/nvidia-uvm is missing */
 	bool uvm_loaded;
-	const char *nvidia_modprobe;   /* its path, NULL when not installed */
+	const char *nvidia_modprobe;   /* /usr/bin/nvidia-modprobe, the one libcuda runs; NULL when absent */
 	bool nvidia_modprobe_setuid;   /* owned by root with the set-user-ID bit */
 	/* Jetson (Tegra): the GPU driver (nvgpu and libcuda.so.1.1) is part of L4T, whose release
 	 * /etc/nv_tegra_release names; there is no /proc/driver/nvidia and no driver version */

@@ -28,17 +28,19 @@ static const char *os_release_name(struct cudx_ctx *ctx)
 	return NULL;
 }
 
-/* Whether uid 0 here is the host's: a user namespace (rootless Podman, enroot --root) maps it to
- * another user, who may not load kernel modules. /proc/self/uid_map's line "0 0 4294967295" is the
- * initial namespace's; without the file (old kernels) nothing says otherwise. */
+/* Whether uid 0 here is the host's: a user namespace (rootless Podman, enroot --root, unshare -U -r)
+ * maps it to another user or to a range of the host's ids, and has no CAP_SYS_MODULE on the host.
+ * /proc/self/uid_map's line "0 0 4294967295" is the initial namespace's alone; without the file
+ * (old kernels) nothing says otherwise. */
 static bool root_of_the_host(struct cudx_ctx *ctx)
 {
 	size_t len;
 	char *map = sysroot_read_text(&ctx->root, ctx->arena, "/proc/self/uid_map", 4096, &len, NULL);
 	if (!map)
 		return true;
-	unsigned long inside, outside;
-	return sscanf(map, "%lu %lu", &inside, &outside) == 2 && inside == 0 && outside == 0;
+	unsigned long inside, outside, count;
+	return sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 && outside == 0 &&
+	       count == 4294967295UL;
 }
 
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv)

@@ -121,7 +121,8 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	const char *tk = inv->container_host.toolkit;
 	bool operator_toolkit = tk && strncmp(tk, CONTAINER_TOOLKIT_OPERATOR_DIR "/",
 					      sizeof CONTAINER_TOOLKIT_OPERATOR_DIR) == 0;
-	bool toolkit_host = tk && !inv->system.container && (inv->container_host.engine || operator_toolkit);
+	bool toolkit_host = tk && !inv->system.container &&
+			    (inv->container_host.engine || inv->container_host.unprivileged || operator_toolkit);
 	if (!inv->system.live && !kernel && !user && !pci && !toolkit_host) {
 		/* an image or chroot: the NVIDIA container toolkit injects the driver at run time */
 		struct finding *f = rule_emit(d, self, "no NVIDIA driver in this tree (normal for a container image)");
@@ -217,12 +218,12 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	if (toolkit_host && !kernel && !user && operator_toolkit)
 		finding_fix(f, "a GPU Operator node: the operator's driver DaemonSet installs the driver, not the host's "
 			       "packages: kubectl -n gpu-operator logs ds/nvidia-driver-daemonset");
+	const char *engine = inv->container_host.engine ? inv->container_host.engine : inv->container_host.unprivileged;
 	if (toolkit_host && !kernel && !user)
 		finding_evidence(f, "the NVIDIA Container Toolkit (%s)%s%s%s %s installed here: this is a host, whose "
 				    "driver the toolkit mounts into containers, and there is none to mount",
-				 tk, inv->container_host.engine ? " and a container engine (" : "",
-				 inv->container_host.engine ? inv->container_host.engine : "",
-				 inv->container_host.engine ? ")" : "", inv->container_host.engine ? "are" : "is");
+				 tk, engine ? " and a container engine (" : "", engine ? engine : "", engine ? ")" : "",
+				 engine ? "are" : "is");
 	if (drv->libcuda_path)
 		finding_evidence(f, "libcuda the loader would pick: %s%s", drv->libcuda_path,
 				 drv->libcuda_is_stub ? " (the toolkit's stub)" : "");

@@ -383,8 +383,9 @@ static void check_uvm_in_container(struct diag_ctx *d, const struct rule *self)
 
 /* A host whose nvidia module is loaded (its /sys/module shows it) and whose /dev lists the control
  * node, without /dev/nvidia-uvm. That is how many installs boot: libcuda runs the set-user-ID
- * nvidia-modprobe on the first CUDA call, which loads nvidia-uvm and makes the node (modprobe alone
- * makes no node: no udev rule does), and the toolkit's CLI does it for Docker (--load-kmods).
+ * /usr/bin/nvidia-modprobe on the first CUDA call, which loads nvidia-uvm and makes the node
+ * (modprobe makes it only where a distribution's udev rule does), and the toolkit's CLI does it for
+ * Docker (--load-kmods).
  * Nothing does it for a runtime without privileges (enroot, whose maintainer states it: enroot#106),
  * nor, without that set-user-ID program, for a user other than the host's root. */
 static void check_uvm_on_host(struct diag_ctx *d, const struct rule *self)
@@ -418,24 +419,27 @@ static void check_uvm_on_host(struct diag_ctx *d, const struct rule *self)
 		finding_evidence(f, "%s: starts containers without privileges", runtime);
 		finding_cause(f,
 			      "Nothing makes /dev/nvidia-uvm at boot here. CUDA makes it on demand through the "
-			      "set-user-ID nvidia-modprobe, and the container toolkit's CLI does for Docker, but a "
+			      "set-user-ID /usr/bin/nvidia-modprobe, and the container toolkit's CLI does for Docker, but a "
 			      "container started without privileges (enroot, Slurm's Pyxis) cannot: its CUDA programs "
 			      "fail to initialise (999 or \"no CUDA-capable device\") until something privileged makes "
 			      "it, typically after each reboot.");
 	} else
 		finding_cause(f,
 			      "/dev/nvidia-uvm is missing, and libcuda, which makes it on the first CUDA call through "
-			      "the set-user-ID nvidia-modprobe, cannot here: a CUDA program of a user other than root "
+			      "the set-user-ID /usr/bin/nvidia-modprobe (its one fixed path), cannot here: a CUDA program of a user other than root "
 			      "fails to initialise (999 or \"no CUDA-capable device\") while nvidia-smi works.");
-	finding_fix(f, "now: sudo nvidia-modprobe -u -c=0 (loads nvidia-uvm and makes /dev/nvidia-uvm; modprobe alone "
-		       "makes no node)");
-	finding_fix(f, "at every boot: a oneshot systemd unit that runs nvidia-modprobe -u -c=0, or the CUDA "
-		       "installation guide's start-up script (modprobe nvidia-uvm, then mknod the node with the major "
-		       "number /proc/devices gives nvidia-uvm)");
+	if (drv->nvidia_modprobe)
+		finding_fix(f, "now: sudo %s -u -c=0 (loads nvidia-uvm and makes /dev/nvidia-uvm)", drv->nvidia_modprobe);
+	else
+		finding_fix(f, "now: sudo modprobe nvidia-uvm && sudo mknod -m 666 /dev/nvidia-uvm c $(grep nvidia-uvm "
+			       "/proc/devices | cut -d' ' -f1) 0 (modprobe makes the node only where a udev rule does)");
+	finding_fix(f, "at every boot: a oneshot systemd unit that runs the same, or the CUDA installation guide's "
+		       "start-up script (modprobe nvidia-uvm, then mknod with the major number /proc/devices gives it)");
 	if (!runtime)
 		finding_fix(
 			f,
-			"or install the driver's nvidia-modprobe, set-user-ID root, so that CUDA makes it on demand");
+			"or install the driver's nvidia-modprobe as /usr/bin/nvidia-modprobe, set-user-ID root, so "
+			"that CUDA makes it on demand");
 }
 
 /* The probe's own 999 where a program would not get it: its child runs with no_new_privs and
@@ -445,8 +449,11 @@ static void check_uvm_on_host(struct diag_ctx *d, const struct rule *self)
 static bool uvm_left_to_the_sandbox(const struct diag_ctx *d)
 {
 	const struct inventory *inv = d->inv;
-	return inv->system.live && !inv->system.container && inv->driver.module_version &&
-	       (inv->driver.nvidia_modprobe_setuid || inv->system.user_root);
+	const struct probe_report *rep = inv->probe;
+	/* a runtime without privileges cannot make it either way: that stays the host's error */
+	return rep && rep->sandbox.reported && (rep->sandbox.no_new_privs || rep->sandbox.caps_dropped) &&
+	       inv->system.live && !inv->system.container && inv->driver.module_version &&
+	       !inv->container_host.unprivileged && (inv->driver.nvidia_modprobe_setuid || inv->system.user_root);
 }
 
 static void check_uvm(struct diag_ctx *d, const struct rule *self)
@@ -459,12 +466,22 @@ static void check_uvm(struct diag_ctx *d, const struct rule *self)
 				continue;
 			finding_mild(f);
 			finding_evidence(f,
-					 "%s makes the node for programs started normally; cudx's probe runs with "
-					 "no_new_privs, where it cannot",
+					 "%s should make the node for a program started normally; cudx's probe runs "
+					 "with no_new_privs and without CAP_SYS_MODULE, where it cannot",
 					 d->inv->system.user_root ? "the host's root"
 								  : arena_printf(d->ctx->arena, "%s (set-user-ID root)",
 										 d->inv->driver.nvidia_modprobe));
+			finding_fix(f, "run one CUDA program outside cudx (nvidia-smi does not make the node); if it "
+				       "fails the same way, nvidia-modprobe cannot load nvidia-uvm for the running kernel "
+				       "(the module not built for it, or refused by Secure Boot): sudo modprobe nvidia-uvm "
+				       "shows why");
 		}
+		const struct inventory *inv = d->inv;
+		for (size_t i = 0; i < d->out->n && inv->container_host.unprivileged && !inv->system.container; i++)
+			if (strcmp(d->out->v[i].id, self->id) == 0)
+				finding_evidence(&d->out->v[i], "%s: starts containers without privileges, which cannot make "
+								 "the node at all",
+						 inv->container_host.unprivileged);
 		return;
 	}
 	check_uvm_in_container(d, self);

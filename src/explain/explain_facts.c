@@ -1042,8 +1042,9 @@ static bool sentence_between(const struct explain_reader *L, size_t from, size_t
  * "()->", NVML's calls) a program may print what the call returns by value instead
  * (nvmlDeviceGetCount() = 9): there a call that gives a count, a measurement or a name is left out. A version call's number
  * counts only below 1000 (every CUDA library's version number is 1000 or more). */
-/* The API whose call token q names by its prefix and a capital after it (cudaMalloc, cuInit,
- * nvmlInit, ncclCommInitRank); NULL when q is no such name. */
+/* The API whose call token q names by its prefix, a capital and a small letter after it (cudaMalloc,
+ * cuInit, nvmlInit, ncclCommInitRank; not the products cuDNN, cuBLAS, cuFFT); NULL when q is no
+ * such name. */
 static const char *api_of_call_name(const struct explain_reader *L, const struct tok *q)
 {
 	static const struct {
@@ -1053,7 +1054,7 @@ static const char *api_of_call_name(const struct explain_reader *L, const struct
 	const uint8_t *p = L->line.p + q->off;
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
 		size_t n = strlen(prefixes[i].prefix);
-		if (q->len > n + 1 && memcmp(p, prefixes[i].prefix, n) == 0 && isupper(p[n]))
+		if (q->len > n + 1 && memcmp(p, prefixes[i].prefix, n) == 0 && isupper(p[n]) && islower(p[n + 1]))
 			return prefixes[i].api;
 	}
 	return NULL;
@@ -1169,7 +1170,7 @@ static void read_numbers(struct explain_reader *L)
 			w[q->len] = 0;
 			/* a preposition between starts another phrase ("error on CentOS 7", "error on GPU 1"),
 			 * unless what it introduces is the failing call ("Error in cuInit: 999") */
-			if (b > 1 && preposition(w) && !api_of_call_name(L, &L->toks[t - b + 1]))
+			if (preposition(w) && !api_of_call_name(L, &L->toks[t - b + 1]))
 				break;
 			if (b == 1 && !hex)
 				call_api = api_call_value(L, q, k->off, code);

@@ -552,8 +552,14 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	[ "$(jq -r '.inventory.driver.nvidia_uvm_loaded' <<<"$output")" = false ]
 	py 'print("\n".join(next(f["evidence"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing")))' |
 		grep -q "/usr/bin/enroot: starts containers without privileges"
+	# the fix uses what is there: modprobe and mknod, or the nvidia-modprobe libcuda runs
 	py 'print("\n".join(next(f["fix"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing")))' |
-		grep -q "nvidia-modprobe -u -c=0"
+		grep -q "sudo modprobe nvidia-uvm && sudo mknod"
+	touch "$root/usr/bin/nvidia-modprobe"
+	run_cudx --root "$root" --env "$env_file" --json
+	py 'print("\n".join(next(f["fix"] for f in r["findings"] if f["id"] == "nvidia-uvm-missing")))' |
+		grep -q "sudo /usr/bin/nvidia-modprobe -u -c=0"
+	rm "$root/usr/bin/nvidia-modprobe"
 	run_strict "$CUDX" explain --no-probe --root "$root" --env "$env_file" --json \
 		"RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = nvidia-uvm-missing ]
@@ -567,14 +573,20 @@ sys.exit("/gone/d300" in s or "/gone/d1" not in s)' <<<"$output"
 	touch "$root/dev/nvidia-uvm"
 	run_cudx --root "$root" --env "$env_file" --json
 	! has_finding nvidia-uvm-missing
-	# an image that ships enroot is no host, and enroot is no container engine of a toolkit host
+	# an image that ships enroot is no host
 	rm "$root/dev/nvidia-uvm" && touch "$root/.dockerenv"
 	run_cudx --root "$root" --env "$env_file" --json
 	! has_finding nvidia-uvm-missing
-	rm -r "$root/.dockerenv" "$root/proc" "$root/sys" "$root/dev"
+	# enroot with the toolkit's CLI (its hook's) and no driver is a GPU host without one: an error,
+	# though enroot is no daemon a missing toolkit could be configured for
+	rm -r "$root/proc" "$root/sys" "$root/dev"
 	touch "$root/usr/bin/nvidia-container-cli"
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(finding_severity no-driver)" = info ]
+	rm "$root/.dockerenv"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(finding_severity no-driver)" = error ]
+	[ "$(jq -r '.inventory.container_host.engine' <<<"$output")" = null ]
 }
 
 # The GPU Operator runs the driver in a container whose root the host sees at /run/nvidia/driver:

@@ -2165,6 +2165,18 @@ static const struct form_case set54_forms[] = {
 	  "nvcc-framework-mismatch" },
 	{ "main.o: undefined reference to `__cudaRegisterLinkedBinary_41_tmpxft_00001234_00000000_7_kernel_cpp1_ii_abc'",
 	  "not recognised" },
+	{ "kernel.o: undefined reference to `__cudaRegisterFatBinary'", "not lib-symbol-version-missing" },
+	/* counts after a preposition, products named like calls, counts after a driver's name */
+	{ "CUDA error after 100 iterations", "not recognised" },
+	{ "CUDA error on 2 of 8 GPUs", "not recognised" },
+	{ "NCCL error in 2 processes", "not recognised" },
+	{ "Error in cuFFT 10", "not recognised" },
+	{ "CUDA driver: 0 devices found", "not no-driver" },
+	{ "Driver 0.0 (insufficient CUDA driver version!)", "no-driver" },
+	{ "Internal: Invoking GPU asm compilation is supported on Cuda non-Windows platforms only\n"
+	  "Relying on driver to perform ptx compilation.",
+	  "harmless-warning" },
+	{ "Fabric Manager has not been started", "fabric-manager-not-running" },
 };
 
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",

@@ -191,11 +191,24 @@ static void host_without_uvm_and_its_loader(void **state)
 	f->inv.driver.module_version = "535.183.01";
 	f->inv.driver.nvidia_modprobe = "/usr/bin/nvidia-modprobe";
 	f->inv.driver.nvidia_modprobe_setuid = true;
+	f->rep.sandbox.reported = f->rep.sandbox.no_new_privs = true;
 	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 999);
 	diagnose(f);
 	assert_int_equal(count(f, "nvidia-uvm-missing"), 1);
 	assert_int_equal(findings_find(&f->fs, "nvidia-uvm-missing")->severity, SEV_INFO);
 	assert_true(evidence_has(f, "nvidia-uvm-missing", "no_new_privs"));
+	/* ... but not where enroot is installed: its containers cannot make it either way */
+	findings_init(&f->fs, &f->a);
+	f->inv.container_host.unprivileged = "/usr/bin/enroot";
+	diagnose(f);
+	assert_int_equal(findings_find(&f->fs, "nvidia-uvm-missing")->severity, SEV_ERROR);
+	assert_true(evidence_has(f, "nvidia-uvm-missing", "/usr/bin/enroot: starts containers without privileges"));
+	/* ... nor where the probe did not say it ran confined */
+	findings_init(&f->fs, &f->a);
+	f->inv.container_host.unprivileged = NULL;
+	f->rep.sandbox.reported = false;
+	diagnose(f);
+	assert_int_equal(findings_find(&f->fs, "nvidia-uvm-missing")->severity, SEV_ERROR);
 	arena_free(&f->a);
 	f = fixture_new();
 	step(f, "driver", "libcuda.so.1", "cuInit", "cu", 999);
