@@ -2179,6 +2179,39 @@ static const struct form_case set54_forms[] = {
 	{ "Fabric Manager has not been started", "fabric-manager-not-running" },
 };
 
+static const struct form_case set55_forms[] = {
+	/* a C++ symbol of the stack's own libraries: two components of one stack out of step */
+	{ "failed to load 'onnxruntime' backend: undefined symbol: _ZN11onnxruntime6common6Status8ToStringB5cxx11Ev",
+	  "probe-load-failed" },
+	{ "E0401 model_lifecycle.cc:638] failed to load 'ensemble': Unable to find backend library for backend 'tensorrtllm'",
+	  "lib-not-found" },
+	{ "[TensorRT-LLM][ERROR] Assertion failed: No valid weight-only GEMM tactic (/src/cpp/gemm.cpp:155)", "framework-gpu-arch" },
+	{ "Debug: Could not use forward compatibility package (CUDA_ERROR_SYSTEM_NOT_READY)", "forward-compat-unsupported" },
+	/* PyTorch 2.8's capability warning; SD WebUI Forge's check; a runtime built for other GPUs */
+	{ "UserWarning: Found GPU0 Tesla P100 which is of compute capability (CC) 6.0. The following list shows the CCs "
+	  "this version of PyTorch was built for and the hardware CCs it supports:",
+	  "framework-gpu-arch" },
+	{ "RuntimeError: Torch is not able to access CUDA", "torch-cpu-build" },
+	{ "llama runtime: No supported CUDA GPUs found on this machine", "framework-gpu-arch" },
+	{ "cortex: CUDA version 12.2 is not compatible with TensorRT-LLM models. Required version: 12.4", "driver-too-old" },
+	{ "error: the CUDA driver library is a stub", "stub-libcuda" },
+	{ "the launcher fails to find libcuda on this host", "no-driver" },
+	{ "the checker could not open libcudart", "not no-driver" },
+	/* ld's missing DT_NEEDED before the undefined references it causes */
+	{ "/usr/bin/ld: warning: libcuda.so.1, needed by libfoo.so, not found (try using -rpath or -rpath-link)\n"
+	  "libfoo.so: undefined reference to `cuMemAlloc_v2'",
+	  "driver-lib-off-path" },
+	/* a docker build: its steps get no GPU */
+	{ "#9 0.812 cudaGetDeviceCount returned 35\n#9 0.812 -> CUDA driver version is insufficient for CUDA runtime version",
+	  "container-no-gpu" },
+	{ "Step 7/9 : RUN python -c 'import torch; assert torch.cuda.is_available()'\nAssertionError\n"
+	  "The command '/bin/sh -c python -c ...' returned a non-zero code: 1",
+	  "not recognised" },
+	{ "see issue #7 2.5 for details: cudaGetDeviceCount returned 35", "driver-too-old" },
+	{ "RuntimeError: CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1)",
+	  "nvcc-framework-mismatch" },
+};
+
 /* PyTorch's extension check names both CUDA releases, whichever wording (torchaudio's "whereas",
  * newer torchvision's "major versions ... Version=") */
 static void test_ext_cuda_versions(void **state)
@@ -2347,6 +2380,12 @@ static void test_set54_forms(void **state)
 	expect_first_findings(set54_forms, sizeof set54_forms / sizeof set54_forms[0]);
 }
 
+static void test_set55_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set55_forms, sizeof set55_forms / sizeof set55_forms[0]);
+}
+
 static void test_tool_phrase_first(void **state)
 {
 	(void)state;
@@ -2463,6 +2502,7 @@ int main(void)
 		cmocka_unit_test(test_set52_forms),
 		cmocka_unit_test(test_set53_forms),
 		cmocka_unit_test(test_set54_forms),
+		cmocka_unit_test(test_set55_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
