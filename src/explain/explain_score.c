@@ -399,18 +399,33 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 		}
 	}
 	/* the environment the log shows strengthens the causes the messages already have, each hint
-	 * once however many lines show it */
+	 * once however many lines show it; a hint's cause that is a more specific reading of a
+	 * candidate's finding takes that candidate's place (a docker build's step: no GPU because
+	 * it is a build, with a build's fix, where the message alone says "no GPU in a container") */
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
 		bool again = false;
 		for (size_t j = 0; j < i && !again; j++)
 			again = m->facts[j].kind == EXF_HINT && m->facts[j].pattern == f->pattern;
-		for (size_t k = 0; f->kind == EXF_HINT && !again && k < f->pattern->n_causes; k++)
+		for (size_t k = 0; f->kind == EXF_HINT && !again && k < f->pattern->n_causes; k++) {
+			const struct explain_cause_def *c = f->pattern->causes[k];
+			bool present = false;
+			for (size_t j = 0; j < t->n && !present; j++)
+				present = t->v[j].cause == c;
+			/* only a specific cause (its key is not its finding's id) for the generic one */
+			bool specific = strcmp(c->key, c->finding) != 0;
+			for (size_t j = 0; j < t->n && !present && specific; j++)
+				if (strcmp(t->v[j].cause->finding, c->finding) == 0 &&
+				    strcmp(t->v[j].cause->key, t->v[j].cause->finding) == 0) {
+					t->v[j].cause = c;
+					present = true;
+				}
 			for (size_t j = 0; j < t->n; j++)
-				if (t->v[j].cause == f->pattern->causes[k]) {
+				if (t->v[j].cause == c) {
 					t->v[j].score += f->pattern->weight / 100.0;
 					t->v[j].because = arena_printf(a, "the log shows %s", f->pattern->source);
 				}
+		}
 	}
 	t->closed = false;
 	versions(a, cat, m, t);

@@ -1043,6 +1043,7 @@ static const struct {
 	{ "CUDA driver initialization failed.", "no-driver" },
 	{ "lsmod | grep nvidia returns nothing", "no-driver" },
 	{ "after the kernel update the desktop comes up in 800x600 with llvmpipe", "no-driver" },
+	{ "the plugin could not locate libcuda on this machine", "no-driver" },
 };
 
 /* A harmless line must not be read as the failure next to it. */
@@ -1058,6 +1059,7 @@ static const struct {
 	{ "loaded the cublas shared library from /usr/lib", "lib-not-found" },
 	{ "nvidia-container-cli: info: loaded 12 libraries", "container-toolkit-missing" },
 	{ "nouveau is not loaded", "no-driver" },
+	{ "found libcuda in /usr/lib/x86_64-linux-gnu, loading it", "no-driver" },
 	{ "Secure Boot is disabled on this machine", "no-driver" },
 	{ "DKMS: install completed.", "no-driver" },
 	{ "dkms status: nvidia/550.54.14, 6.8.0-31-generic, x86_64: installed", "no-driver" },
@@ -2186,21 +2188,38 @@ static const struct form_case set55_forms[] = {
 	{ "E0401 model_lifecycle.cc:638] failed to load 'ensemble': Unable to find backend library for backend 'tensorrtllm'",
 	  "lib-not-found" },
 	{ "[TensorRT-LLM][ERROR] Assertion failed: No valid weight-only GEMM tactic (/src/cpp/gemm.cpp:155)", "framework-gpu-arch" },
-	{ "Debug: Could not use forward compatibility package (CUDA_ERROR_SYSTEM_NOT_READY)", "forward-compat-unsupported" },
+	{ "Debug: Could not use forward compatibility package", "forward-compat-unsupported" },
+	/* ... a debug line below the error that follows it */
+	{ "Debug: Could not use forward compatibility package (error 804)\nERROR: LoadError: CUDA error: no kernel image is "
+	  "available for execution on the device (code 209, ERROR_NO_BINARY_FOR_GPU)",
+	  "no-kernel-image" },
 	/* PyTorch 2.8's capability warning; SD WebUI Forge's check; a runtime built for other GPUs */
 	{ "UserWarning: Found GPU0 Tesla P100 which is of compute capability (CC) 6.0. The following list shows the CCs "
 	  "this version of PyTorch was built for and the hardware CCs it supports:",
 	  "framework-gpu-arch" },
+	{ "UserWarning: Found GPU0 NVIDIA GeForce RTX 5090 Laptop GPU which is of compute capability (CC) 12.0.\n"
+	  "The following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:",
+	  "framework-gpu-arch" },
+	{ "libnvinfer_plugin.so.8: undefined symbol: _ZN8nvinfer120getBuilderPluginRegistryENS_7EngineCapabilityE",
+	  "probe-load-failed" },
+	{ "/usr/bin/ld: warning: libgfortran.so.3, needed by /usr/lib/libopenblas.so, not found (try using -rpath or -rpath-link)\n"
+	  "RuntimeError: CUDA error: an illegal memory access was encountered",
+	  "not lib-not-found" },
+	{ " > [4/4] RUN ./deviceQuery:\n0.812 cudaGetDeviceCount returned 35\n"
+	  "ERROR: failed to solve: process \"/bin/sh -c ./deviceQuery\" did not complete successfully: exit code: 1",
+	  "container-no-gpu" },
 	{ "RuntimeError: Torch is not able to access CUDA", "torch-cpu-build" },
 	{ "llama runtime: No supported CUDA GPUs found on this machine", "framework-gpu-arch" },
 	{ "cortex: CUDA version 12.2 is not compatible with TensorRT-LLM models. Required version: 12.4", "driver-too-old" },
 	{ "error: the CUDA driver library is a stub", "stub-libcuda" },
+	{ "libcuda.so.1 is a stub", "stub-libcuda" },
+	{ "the CUDA driver is a stubborn beast, it never works on this distro", "not recognised" },
 	{ "the launcher fails to find libcuda on this host", "no-driver" },
 	{ "the checker could not open libcudart", "not no-driver" },
 	/* ld's missing DT_NEEDED before the undefined references it causes */
 	{ "/usr/bin/ld: warning: libcuda.so.1, needed by libfoo.so, not found (try using -rpath or -rpath-link)\n"
 	  "libfoo.so: undefined reference to `cuMemAlloc_v2'",
-	  "driver-lib-off-path" },
+	  "lib-not-found" },
 	/* a docker build: its steps get no GPU */
 	{ "#9 0.812 cudaGetDeviceCount returned 35\n#9 0.812 -> CUDA driver version is insufficient for CUDA runtime version",
 	  "container-no-gpu" },
