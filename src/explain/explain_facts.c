@@ -399,6 +399,9 @@ static const char *demangled_head(const char *sym, char *buf, size_t cap)
 	if (strncmp(sym, "_Z", 2) != 0)
 		return sym;
 	const char *s = sym + 2;
+	/* a vtable, typeinfo or its name (_ZTV, _ZTI, _ZTS) names the class it is of */
+	if (s[0] == 'T' && s[1] && strchr("VIS", s[1]))
+		s += 2;
 	while (*s == 'N' || *s == 'K' || *s == 'V' || *s == 'L')
 		s++;
 	/* the Itanium ABI's abbreviations of ::std (St, and Sa Sb Ss Si So Sd for its allocator,

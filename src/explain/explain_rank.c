@@ -88,6 +88,13 @@ void explain_kv_fill(struct arena *a, const struct explain_message *m, struct ex
 			/* a link-time failure ("ld: cannot find -lcurand"): ld.so's search has no say */
 			if (pass == 0 && f->kind == EXF_FORM && f->form && strcmp(f->form, "link-not-found") == 0)
 				add_kv(a, r, "link_time", "yes");
+			/* ld's own sentences (rows named ld-*): "libcuda.so.1, needed by X, not found" is
+			 * about the build's environment, not about this loader */
+			if (pass == 0 && f->kind == EXF_PHRASE && f->pattern && strncmp(f->pattern->id, "ld-", 3) == 0) {
+				add_kv(a, r, "link_time", "yes");
+				if (f->has_lib)
+					lib_kv(a, r, &f->lib);
+			}
 			/* a run-time load that failed (not found, or found and not loadable) */
 			if (pass == 0 && f->kind == EXF_FORM && f->has_lib && f->form &&
 			    (strcmp(f->form, "not-found") == 0 || strcmp(f->form, "load-failed") == 0))

@@ -318,6 +318,47 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
  * it: nvidia-container-cli speaking says its hook ran, so the container asked for GPUs. Only the
  * message's own line speaks so (a line around it may be another container's, another command's),
  * and a cause that is the last one left stays: the text then names nothing better. */
+/* Whether hint fact i's row already showed on an earlier fact of the message (a hint counts once). */
+static bool hint_seen_before(const struct explain_message *m, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (m->facts[j].kind == EXF_HINT && m->facts[j].pattern == m->facts[i].pattern)
+			return true;
+	return false;
+}
+
+static bool tally_has(const struct tallies *t, const struct explain_cause_def *c)
+{
+	for (size_t j = 0; j < t->n; j++)
+		if (t->v[j].cause == c)
+			return true;
+	return false;
+}
+
+/* Whether a row on the message's own lines names cause c among the causes its words contradict. */
+static bool message_contradicts(const struct explain_message *m, const struct explain_cause_def *c)
+{
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_pattern_def *p = m->facts[i].pattern;
+		for (size_t k = 0; p && !m->facts[i].context && k < p->n_against; k++)
+			if (p->against[k] == c)
+				return true;
+	}
+	return false;
+}
+
+/* Whether a hint of the log heavier than weight names cause c itself. */
+static bool stronger_hint_names(const struct explain_message *m, const struct explain_cause_def *c, int weight)
+{
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_pattern_def *p = m->facts[i].pattern;
+		for (size_t k = 0; m->facts[i].kind == EXF_HINT && p->weight > weight && k < p->n_causes; k++)
+			if (p->causes[k] == c)
+				return true;
+	}
+	return false;
+}
+
 static void contradicted(const struct explain_message *m, struct tallies *t)
 {
 	for (size_t i = 0; i < m->n_facts; i++) {
@@ -399,32 +440,42 @@ void explain_score(struct arena *a, const struct explain_catalog *cat, struct ex
 		}
 	}
 	/* the environment the log shows strengthens the causes the messages already have, each hint
-	 * once however many lines show it; a hint's cause that is a more specific reading of a
-	 * candidate's finding takes that candidate's place (a docker build's step: no GPU because
-	 * it is a build, with a build's fix, where the message alone says "no GPU in a container") */
+	 * once however many lines show it */
 	for (size_t i = 0; i < m->n_facts; i++) {
 		const struct explain_fact *f = &m->facts[i];
-		bool again = false;
-		for (size_t j = 0; j < i && !again; j++)
-			again = m->facts[j].kind == EXF_HINT && m->facts[j].pattern == f->pattern;
-		for (size_t k = 0; f->kind == EXF_HINT && !again && k < f->pattern->n_causes; k++) {
-			const struct explain_cause_def *c = f->pattern->causes[k];
-			bool present = false;
-			for (size_t j = 0; j < t->n && !present; j++)
-				present = t->v[j].cause == c;
-			/* only a specific cause (its key is not its finding's id) for the generic one */
-			bool specific = strcmp(c->key, c->finding) != 0;
-			for (size_t j = 0; j < t->n && !present && specific; j++)
-				if (strcmp(t->v[j].cause->finding, c->finding) == 0 &&
-				    strcmp(t->v[j].cause->key, t->v[j].cause->finding) == 0) {
-					t->v[j].cause = c;
-					present = true;
-				}
+		if (f->kind != EXF_HINT || hint_seen_before(m, i))
+			continue;
+		for (size_t k = 0; k < f->pattern->n_causes; k++)
 			for (size_t j = 0; j < t->n; j++)
-				if (t->v[j].cause == c) {
+				if (t->v[j].cause == f->pattern->causes[k]) {
 					t->v[j].score += f->pattern->weight / 100.0;
 					t->v[j].because = arena_printf(a, "the log shows %s", f->pattern->source);
 				}
+	}
+	/* then a hint's cause that reads a candidate's finding more specifically (its key is not the
+	 * finding's id: an image build's step, no GPU because it is a build) takes the generic
+	 * candidate's place, with the build's fixes; not where the message's own words contradict the
+	 * generic cause, nor where a stronger hint already spoke for it (a `docker run` without
+	 * --gpus after the build's log) */
+	for (size_t i = 0; i < m->n_facts; i++) {
+		const struct explain_fact *f = &m->facts[i];
+		if (f->kind != EXF_HINT || hint_seen_before(m, i))
+			continue;
+		for (size_t k = 0; k < f->pattern->n_causes; k++) {
+			const struct explain_cause_def *c = f->pattern->causes[k];
+			if (strcmp(c->key, c->finding) == 0 || tally_has(t, c))
+				continue;
+			for (size_t j = 0; j < t->n; j++) {
+				const struct explain_cause_def *g = t->v[j].cause;
+				if (strcmp(g->finding, c->finding) != 0 || strcmp(g->key, g->finding) != 0 ||
+				    t->v[j].score <= 0.01 || message_contradicts(m, g) ||
+				    stronger_hint_names(m, g, f->pattern->weight))
+					continue;
+				t->v[j].cause = c;
+				t->v[j].score += f->pattern->weight / 100.0;
+				t->v[j].because = arena_printf(a, "the log shows %s", f->pattern->source);
+				break;
+			}
 		}
 	}
 	t->closed = false;

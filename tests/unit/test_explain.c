@@ -2221,8 +2221,15 @@ static const struct form_case set55_forms[] = {
 	  "libfoo.so: undefined reference to `cuMemAlloc_v2'",
 	  "lib-not-found" },
 	/* a docker build: its steps get no GPU */
-	{ "#9 0.812 cudaGetDeviceCount returned 35\n#9 0.812 -> CUDA driver version is insufficient for CUDA runtime version",
+	{ "#9 [3/4] RUN ./deviceQuery\n#9 0.812 cudaGetDeviceCount returned 35\n"
+	  "#9 0.812 -> CUDA driver version is insufficient for CUDA runtime version",
 	  "container-no-gpu" },
+	/* not a build: a timing that looks like BuildKit's, a hook that ran (the step had the runtime) */
+	{ "Epoch #1 2.500 s/it\nRuntimeError: CUDA error: no CUDA-capable device is detected", "not container-no-gpu" },
+	{ "Step 3/4 : RUN nvidia-smi\nnvidia-container-cli: initialization error: nvml error: driver not loaded: unknown\n"
+	  "The command '/bin/sh -c nvidia-smi' returned a non-zero code: 1",
+	  "no-driver" },
+	{ "undefined symbol: _ZTVN8nvinfer115IPluginV2DynamicExtE", "probe-load-failed" },
 	{ "Step 7/9 : RUN python -c 'import torch; assert torch.cuda.is_available()'\nAssertionError\n"
 	  "The command '/bin/sh -c python -c ...' returned a non-zero code: 1",
 	  "not recognised" },
