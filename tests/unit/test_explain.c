@@ -2208,6 +2208,11 @@ static const struct form_case set55_forms[] = {
 	{ " > [4/4] RUN ./deviceQuery:\n0.812 cudaGetDeviceCount returned 35\n"
 	  "ERROR: failed to solve: process \"/bin/sh -c ./deviceQuery\" did not complete successfully: exit code: 1",
 	  "container-no-gpu" },
+	{ "Your installed torch==2.13.0+cu126 does not include kernels for this GPU. Reinstall the same version against a CUDA "
+	  "build that does, e.g.:",
+	  "framework-gpu-arch" },
+	{ "No published PyTorch CUDA builds for release 2.13.0+cu130 support this GPU.", "framework-gpu-arch" },
+	{ "UserWarning: Found GPU0 Orin which is of compute capability (CC) 8.7.", "harmless-warning" },
 	{ "RuntimeError: Torch is not able to access CUDA", "torch-cpu-build" },
 	{ "llama runtime: No supported CUDA GPUs found on this machine", "framework-gpu-arch" },
 	{ "cortex: CUDA version 12.2 is not compatible with TensorRT-LLM models. Required version: 12.4", "driver-too-old" },
