@@ -459,31 +459,33 @@ static bool uvm_left_to_the_sandbox(const struct diag_ctx *d)
 static void check_uvm(struct diag_ctx *d, const struct rule *self)
 {
 	emit_code_findings(d, self);
-	if (findings_has(d->out, self->id)) {
-		for (size_t i = 0; i < d->out->n && uvm_left_to_the_sandbox(d); i++) {
-			struct finding *f = &d->out->v[i];
-			if (strcmp(f->id, self->id) != 0)
-				continue;
+	const struct inventory *inv = d->inv;
+	bool sandbox = uvm_left_to_the_sandbox(d);
+	bool emitted = false;
+	for (size_t i = 0; i < d->out->n; i++) {
+		struct finding *f = &d->out->v[i];
+		if (strcmp(f->id, self->id) != 0)
+			continue;
+		emitted = true;
+		if (sandbox) {
 			finding_mild(f);
 			finding_evidence(f,
 					 "%s should make the node for a program started normally; cudx's probe runs "
 					 "with no_new_privs and without CAP_SYS_MODULE, where it cannot",
-					 d->inv->system.user_root ? "the host's root"
-								  : arena_printf(d->ctx->arena, "%s (set-user-ID root)",
-										 d->inv->driver.nvidia_modprobe));
+					 inv->system.user_root ? "the host's root"
+							       : arena_printf(d->ctx->arena, "%s (set-user-ID root)",
+									      inv->driver.nvidia_modprobe));
 			finding_fix(f, "run one CUDA program outside cudx (nvidia-smi does not make the node); if it "
 				       "fails the same way, nvidia-modprobe cannot load nvidia-uvm for the running kernel "
 				       "(the module not built for it, or refused by Secure Boot): sudo modprobe nvidia-uvm "
 				       "shows why");
 		}
-		const struct inventory *inv = d->inv;
-		for (size_t i = 0; i < d->out->n && inv->container_host.unprivileged && !inv->system.container; i++)
-			if (strcmp(d->out->v[i].id, self->id) == 0)
-				finding_evidence(&d->out->v[i], "%s: starts containers without privileges, which cannot make "
-								 "the node at all",
-						 inv->container_host.unprivileged);
-		return;
+		if (inv->container_host.unprivileged && !inv->system.container)
+			finding_evidence(f, "%s: starts containers without privileges, which cannot make the node at all",
+					 inv->container_host.unprivileged);
 	}
+	if (emitted)
+		return;
 	check_uvm_in_container(d, self);
 	check_uvm_on_host(d, self);
 }
