@@ -57,6 +57,8 @@ struct explain_pattern_def {
 	bool generic;         /* a failure class (data/explain_classes.tsv): yields to a tool's phrase on the line */
 	bool restates;        /* form column "restates": a phrase that retells an error code's text in a
 			       * tool's words; the code on its line counts through the phrase only */
+	bool linker;          /* form column "linker": a linker's sentence about the build's environment
+			       * (link time), not about a run-time loader */
 	const char *text;     /* the pattern as written */
 	struct explain_pattern pat;
 	const char *when_key; /* guard: capture key ... */

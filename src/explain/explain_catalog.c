@@ -273,8 +273,9 @@ static void pattern_row(struct arena *a, struct explain_catalog *cat, const stru
 	d.gate = strcmp(form, "gate") == 0;
 	d.cue = d.gate || strcmp(form, "cue") == 0;
 	d.restates = strcmp(form, "restates") == 0;
+	d.linker = strcmp(form, "linker") == 0;
 	d.generic = strcmp(file, "explain_classes.tsv") == 0;
-	if (d.hint || d.cue || d.restates)
+	if (d.hint || d.cue || d.restates || d.linker)
 		form = "";
 	if (*form && !known_form(form)) {
 		cat_error(a, cat, file, line_no, arena_printf(a, "unknown form '%s'", form));

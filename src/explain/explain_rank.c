@@ -88,9 +88,9 @@ void explain_kv_fill(struct arena *a, const struct explain_message *m, struct ex
 			/* a link-time failure ("ld: cannot find -lcurand"): ld.so's search has no say */
 			if (pass == 0 && f->kind == EXF_FORM && f->form && strcmp(f->form, "link-not-found") == 0)
 				add_kv(a, r, "link_time", "yes");
-			/* ld's own sentences (rows named ld-*): "libcuda.so.1, needed by X, not found" is
+			/* a linker's own sentences (form linker): "libcuda.so.1, needed by X, not found" is
 			 * about the build's environment, not about this loader */
-			if (pass == 0 && f->kind == EXF_PHRASE && f->pattern && strncmp(f->pattern->id, "ld-", 3) == 0) {
+			if (pass == 0 && f->kind == EXF_PHRASE && f->pattern && f->pattern->linker) {
 				add_kv(a, r, "link_time", "yes");
 				if (f->has_lib)
 					lib_kv(a, r, &f->lib);
@@ -131,6 +131,15 @@ static const char *fill(struct arena *a, const struct explain_result *r, const c
 		if (!open || !close) {
 			out = arena_printf(a, "%s%s", out, s);
 			break;
+		}
+		/* only {word} is a placeholder: a shell's ${VAR:-default} in a fix stays as written */
+		bool placeholder = close > open + 1;
+		for (const char *k = open + 1; k < close && placeholder; k++)
+			placeholder = (*k >= 'a' && *k <= 'z') || *k == '_';
+		if (!placeholder) {
+			out = arena_printf(a, "%s%.*s", out, (int)(open + 1 - s), s);
+			s = open + 1;
+			continue;
 		}
 		char *key = arena_strndup(a, open + 1, (size_t)(close - open - 1));
 		const char *v = explain_kv_get(r, strcmp(key, "lib") == 0 ? "library" : key);

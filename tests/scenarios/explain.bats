@@ -1468,3 +1468,12 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	explain_here "dxcore initialization failed, continuing assuming a non-WSL environment"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = wsl-libcuda ]
 }
+
+@test "a fix's shell default (\${CUDA_HOME:-/usr/local/cuda}) is printed as written, not read as a placeholder" {
+	explain_here "/usr/bin/ld: warning: libcuda.so.1, needed by libfoo.so, not found (try using -rpath or -rpath-link)"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	[[ "$(jq -r '.causes[0].fix | join("\n")' <<<"$output")" == *'ln -s ${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so /tmp/stubs/libcuda.so.1'* ]]
+	# a placeholder is still filled: the library the line names
+	explain_here "libcudnn.so.8: cannot open shared object file: No such file or directory"
+	[[ "$(jq -r '.causes[] | select(.id == "lib-not-found") | .summary' <<<"$output")" == "libcudnn.so.8 is not on the loader's search path"* ]]
+}
