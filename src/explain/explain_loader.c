@@ -121,7 +121,8 @@ static const char *find_extension(struct win_cookie *c, struct arena *a, const c
 
 /* The folders packages give os.add_dll_directory() before they import their extension (torch
  * adds torch\\lib and the nvidia-* wheels' bin folders; delvewheel-repaired wheels add
- * site-packages\\PKG.libs): the extension's package's lib and bin, its .libs, and every
+ * site-packages\\PKG.libs): the extension's package's lib and bin, its .libs, torch\\lib (an
+ * extension of torch, whose package imports torch first, finds c10.dll there) and every
  * site-packages\\nvidia\\*\\bin. Not modelled: what a package adds from elsewhere (CUDA_PATH). */
 static void add_package_dirs(struct win_cookie *c, struct arena *a, const char *file)
 {
@@ -142,13 +143,15 @@ static void add_package_dirs(struct win_cookie *c, struct arena *a, const char *
 	const char *slash = strchr(rest, '/');
 	const char *cand[4];
 	size_t n = 0;
-	if (slash) {
-		const char *pkg = arena_strndup(a, rest, (size_t)(slash - rest));
+	const char *pkg = slash ? arena_strndup(a, rest, (size_t)(slash - rest)) : NULL;
+	if (pkg) {
 		const char *root = path_join(a, site_dir, pkg);
 		cand[n++] = path_join(a, root, "lib");
 		cand[n++] = path_join(a, root, "bin");
 		cand[n++] = arena_printf(a, "%s/%s.libs", site_dir, pkg);
 	}
+	if (!pkg || strcmp(pkg, "torch") != 0)
+		cand[n++] = path_join(a, site_dir, "torch/lib");
 	for (size_t i = 0; i < n; i++)
 		if (sysroot_is_dir(&c->ctx->root, cand[i]))
 			*ARENA_PUSH(a, t->user_dirs, t->n_user_dirs, t->cap_user_dirs) = win_path_from_root(a, cand[i]);
@@ -245,8 +248,8 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 		const char *which = missing ? strstr(out->dep_missing, ", which ") : NULL;
 		if (which) /* say which search missed it */
 			out->dep_missing = arena_printf(a, "%.*s, which no folder Python 3.8+ searches for it holds (the "
-							   "module's own, the package's lib and bin, the nvidia-* wheels' bin, the "
-							   "Python installation's, System32)",
+							   "module's own, the package's lib and bin, torch's lib, the nvidia-* "
+							   "wheels' bin, the Python installation's, System32)",
 							(int)(which - out->dep_missing), out->dep_missing);
 		struct win_resolution *r = missing ? arena_calloc(a, 1, sizeof *r) : NULL;
 		if (r)

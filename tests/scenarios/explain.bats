@@ -1284,7 +1284,7 @@ driver_535_only_through_env() {
 # Set 31: Python 3.8+ names the extension module, not the DLL ("DLL load failed while importing
 # _ext"); its .pyd (here the fixture cudnn_cnn_infer64_8.dll, which imports zlibwapi.dll and
 # cublasLt64_11.dll) is in the environment's site-packages, and what it imports decides
-@test "'DLL load failed while importing X': X's .pyd found, its missing import named (dll-dependency-missing); an import only PATH holds is python-dll-directory; one in the package's lib folder is found" {
+@test "'DLL load failed while importing X': X's .pyd found, its missing import named (dll-dependency-missing); an import only PATH holds is python-dll-directory; one in the package's lib folder or torch's is found" {
 	win_cudnn_tree
 	local pkg='C:\venv\Lib\site-packages\foo'
 	wintree_put "$R" "$pkg" x64/cudnn_cnn_infer64_8.dll _ext.cp310-win_amd64.pyd
@@ -1309,8 +1309,14 @@ driver_535_only_through_env() {
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
 	[ "$(cause_conf dll-dependency-missing)" != high ]
 	[ "$(cause_conf python-dll-directory)" != high ]
-	# a module named plainly (cv2.pyd, as opencv-python ships it) is found as well
+	# in torch\\lib, which torch adds when it is imported (a torch extension's package imports it
+	# first, and its .pyd needs c10.dll from there): found
 	rm -r "$R/venv/Lib/site-packages/foo/lib"
+	wintree_put "$R" 'C:\venv\Lib\site-packages\torch\lib' x64/zlibwapi.dll
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(cause_conf dll-dependency-missing)" != high ]
+	rm -r "$R/venv/Lib/site-packages/torch"
+	# a module named plainly (cv2.pyd, as opencv-python ships it) is found as well
 	mv "$R/venv/Lib/site-packages/foo/_ext.cp310-win_amd64.pyd" "$R/venv/Lib/site-packages/foo/_ext.pyd"
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
 	[ "$(first_cause)" = "dll-dependency-missing high" ]
