@@ -2411,6 +2411,42 @@ static void test_set54_forms(void **state)
 	expect_first_findings(set54_forms, sizeof set54_forms / sizeof set54_forms[0]);
 }
 
+/* ---- the forms set 56's misses showed: each message's first cause, and readings that must not
+ * happen ---------------------------------------------------------------------------------------- */
+static const struct form_case set56_forms[] = {
+	/* a program's refusal of a GPU it has no code for, by "supported" or by the capability */
+	{ "RuntimeError: No supported GPUs are present on this system.", "framework-gpu-arch" },
+	{ "The device Tesla K40c with computed capability 3.5 does not support this program.", "framework-gpu-arch" },
+	{ "error: no GPUs are present on this system", "not framework-gpu-arch" },
+	/* the ort crate without a prebuilt CUDA ONNX Runtime for the platform */
+	{ "[ort-sys] [WARN] no prebuilt binaries available on this platform", "framework-cpu-build" },
+	/* XLA's lazy CUDA stubs: the CUDA function's library was not loaded */
+	{ "INTERNAL: operation gpuGetLastError() failed: cudaGetErrorString symbol not found.", "framework-lib-missing" },
+	{ "plugin error: my_helper symbol not found.", "not framework-lib-missing" },
+	/* XLA without ptxas */
+	{ "W nvptx_compiler.cc:75] Can't find ptxas binary in ${CUDA_DIR}/bin.  Custom ptxas location can be specified using $PATH.",
+	  "cuda-toolkit-not-found" },
+	{ "Couldn't find a suitable version of ptxas. The following locations were considered: /usr/local/cuda/bin/ptxas",
+	  "cuda-toolkit-not-found" },
+	/* Vulkan's -9 by number: no driver's ICD */
+	{ "vkCreateInstance failed -9", "container-no-gpu" },
+	{ "vkCreateInstance failed -90", "not container-no-gpu" },
+	/* onnxruntime's CUDA_PATH sentence from a Linux wheel names no DLL */
+	{ "/onnxruntime_src/onnxruntime/python/onnxruntime_pybind_state.cc:857 CUDA_PATH is set but CUDA wasnt able to be loaded.",
+	  "lib-wrong-major" },
+	{ "D:\\a\\_work\\onnxruntime_pybind_state.cc:857 CUDA_PATH is set but CUDA wasnt able to be loaded.",
+	  "dll-wrong-major" },
+	/* Triton with no C compiler; torch that cannot bound the g++ of this CUDA */
+	{ "Failed to find C compiler. Please specify via CC environment variable.", "nvcc-host-compiler-unsupported" },
+	{ "UserWarning: There are no g++ version bounds defined for CUDA version 12.9", "nvcc-host-compiler-unsupported" },
+};
+
+static void test_set56_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set56_forms, sizeof set56_forms / sizeof set56_forms[0]);
+}
+
 static void test_set55_forms(void **state)
 {
 	(void)state;
@@ -2534,6 +2570,7 @@ int main(void)
 		cmocka_unit_test(test_set53_forms),
 		cmocka_unit_test(test_set54_forms),
 		cmocka_unit_test(test_set55_forms),
+		cmocka_unit_test(test_set56_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
