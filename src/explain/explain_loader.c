@@ -22,6 +22,7 @@
 #define EXPLAIN_HAVE_WIN_LOADER 1
 #include "collect/python.h"
 #include "collect/windows.h"
+#include "fmt/pe.h"
 #include "loader/win_path.h"
 #endif
 #endif
@@ -119,10 +120,31 @@ static const char *find_extension(struct win_cookie *c, struct arena *a, const c
 	return found;
 }
 
+/* Whether the extension module at in-root path file imports one of torch's own DLLs (c10.dll,
+ * torch_cpu.dll ...): an extension of torch, whose package imports torch first, so torch's
+ * os.add_dll_directory() folders are in effect when it loads. */
+static bool imports_torch(struct win_cookie *c, struct arena *a, const char *file)
+{
+	struct mapped_file m;
+	if (sysroot_map(&c->ctx->root, file, &m))
+		return false;
+	struct pe_info pe;
+	const char *err;
+	bool ok = pe_parse(m.data, a, &pe, &err);
+	sysroot_unmap(&m);
+	for (size_t i = 0; ok && i < pe.n_imports; i++) {
+		const char *n = pe.imports[i].dll;
+		if (n && (strcasecmp(n, "c10.dll") == 0 || strncasecmp(n, "torch_", 6) == 0 ||
+			  strcasecmp(n, "torch.dll") == 0))
+			return true;
+	}
+	return false;
+}
+
 /* The folders packages give os.add_dll_directory() before they import their extension (torch
  * adds torch\\lib and the nvidia-* wheels' bin folders; delvewheel-repaired wheels add
- * site-packages\\PKG.libs): the extension's package's lib and bin, its .libs, torch\\lib (an
- * extension of torch, whose package imports torch first, finds c10.dll there) and every
+ * site-packages\\PKG.libs): the extension's package's lib and bin, its .libs, torch\\lib for an
+ * extension of torch (one that imports torch's DLLs; tinycudann, mmcv), and every
  * site-packages\\nvidia\\*\\bin. Not modelled: what a package adds from elsewhere (CUDA_PATH). */
 static void add_package_dirs(struct win_cookie *c, struct arena *a, const char *file)
 {
@@ -150,7 +172,7 @@ static void add_package_dirs(struct win_cookie *c, struct arena *a, const char *
 		cand[n++] = path_join(a, root, "bin");
 		cand[n++] = arena_printf(a, "%s/%s.libs", site_dir, pkg);
 	}
-	if (!pkg || strcmp(pkg, "torch") != 0)
+	if ((!pkg || strcmp(pkg, "torch") != 0) && imports_torch(c, a, file))
 		cand[n++] = path_join(a, site_dir, "torch/lib");
 	for (size_t i = 0; i < n; i++)
 		if (sysroot_is_dir(&c->ctx->root, cand[i]))
@@ -248,8 +270,8 @@ static void resolve_windows(void *cookie, struct arena *a, const char *name, str
 		const char *which = missing ? strstr(out->dep_missing, ", which ") : NULL;
 		if (which) /* say which search missed it */
 			out->dep_missing = arena_printf(a, "%.*s, which no folder Python 3.8+ searches for it holds (the "
-							   "module's own, the package's lib and bin, torch's lib, the nvidia-* "
-							   "wheels' bin, the Python installation's, System32)",
+							   "module's own, the package's lib and bin, torch's lib for an extension "
+							   "of torch, the nvidia-* wheels' bin, the Python installation's, System32)",
 							(int)(which - out->dep_missing), out->dep_missing);
 		struct win_resolution *r = missing ? arena_calloc(a, 1, sizeof *r) : NULL;
 		if (r)

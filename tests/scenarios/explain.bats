@@ -324,9 +324,8 @@ EOF
 win_cudnn_tree() {
 	[ -f "$CUDX_SRC/tests/fixtures/windows/tree.sh" ] || skip_fixture "Windows fixtures not in this build"
 	export WINFIX="$CUDX_BUILD/winfix"
-	if [ ! -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || [ ! -f "$WINFIX/x64/old/cublasLt64_11.dll" ]; then
-		sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || true
-	fi
+	# build.sh rebuilds only when it changed (its stamp)
+	sh "$CUDX_SRC/tests/fixtures/windows/build.sh" "$WINFIX" >/dev/null 2>&1 || true
 	[ -f "$WINFIX/x64/cudnn_cnn_infer64_8.dll" ] || skip_fixture "mingw-w64/lld missing: no PE fixtures"
 	[ -f "$WINFIX/x64/old/cublasLt64_11.dll" ] || skip_fixture "mingw-w64 missing: no PE fixtures"
 	. "$CUDX_SRC/tests/fixtures/windows/tree.sh"
@@ -1284,7 +1283,7 @@ driver_535_only_through_env() {
 # Set 31: Python 3.8+ names the extension module, not the DLL ("DLL load failed while importing
 # _ext"); its .pyd (here the fixture cudnn_cnn_infer64_8.dll, which imports zlibwapi.dll and
 # cublasLt64_11.dll) is in the environment's site-packages, and what it imports decides
-@test "'DLL load failed while importing X': X's .pyd found, its missing import named (dll-dependency-missing); an import only PATH holds is python-dll-directory; one in the package's lib folder or torch's is found" {
+@test "'DLL load failed while importing X': X's .pyd found, its missing import named (dll-dependency-missing); an import only PATH holds is python-dll-directory; one in the package's lib folder, or torch's for an extension of torch, is found" {
 	win_cudnn_tree
 	local pkg='C:\venv\Lib\site-packages\foo'
 	wintree_put "$R" "$pkg" x64/cudnn_cnn_infer64_8.dll _ext.cp310-win_amd64.pyd
@@ -1309,13 +1308,25 @@ driver_535_only_through_env() {
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
 	[ "$(cause_conf dll-dependency-missing)" != high ]
 	[ "$(cause_conf python-dll-directory)" != high ]
-	# in torch\\lib, which torch adds when it is imported (a torch extension's package imports it
-	# first, and its .pyd needs c10.dll from there): found
+	# torch\\lib, which torch adds when it is imported: searched for an extension of torch (its
+	# .pyd imports c10.dll, so its package imports torch first), not for another package's module
 	rm -r "$R/venv/Lib/site-packages/foo/lib"
 	wintree_put "$R" 'C:\venv\Lib\site-packages\torch\lib' x64/zlibwapi.dll
+	wintree_put "$R" 'C:\venv\Lib\site-packages\torch\lib' x64/c10.dll
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(first_cause)" = "dll-dependency-missing high" ]
+	jq -e '.causes[0].evidence | map(test("imports zlibwapi.dll, which no folder")) | any' <<<"$output"
+	wintree_put "$R" "$pkg" x64/torchext.pyd _ext.cp310-win_amd64.pyd
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
 	[ "$(cause_conf dll-dependency-missing)" != high ]
+	[ "$(cause_conf dll-not-found)" = ruled-out ]
+	# ... whose c10.dll is missing: named, with torch's folder among those searched
+	rm "$R/venv/Lib/site-packages/torch/lib/c10.dll"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(first_cause)" = "dll-dependency-missing high" ]
+	jq -e '.causes[0].evidence | map(test("imports c10.dll, which no folder .*torch.s lib for an extension of torch")) | any' <<<"$output"
 	rm -r "$R/venv/Lib/site-packages/torch"
+	wintree_put "$R" "$pkg" x64/cudnn_cnn_infer64_8.dll _ext.cp310-win_amd64.pyd
 	# a module named plainly (cv2.pyd, as opencv-python ships it) is found as well
 	mv "$R/venv/Lib/site-packages/foo/_ext.cp310-win_amd64.pyd" "$R/venv/Lib/site-packages/foo/_ext.pyd"
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "explain/explain.h"
+#include "explain/explain_rank.h"
 
 static struct arena A;
 
@@ -2439,12 +2440,83 @@ static const struct form_case set56_forms[] = {
 	/* Triton with no C compiler; torch that cannot bound the g++ of this CUDA */
 	{ "Failed to find C compiler. Please specify via CC environment variable.", "nvcc-host-compiler-unsupported" },
 	{ "UserWarning: There are no g++ version bounds defined for CUDA version 12.9", "nvcc-host-compiler-unsupported" },
+	/* look-alikes: another subsystem's device, a feature the hardware lacks, other libraries'
+	 * symbols, another execution provider's ort build */
+	{ "Bluetooth: No supported device found", "not framework-gpu-arch" },
+	{ "WARNING: No supported GPU devices are available, falling back to CPU.", "not framework-gpu-arch" },
+	{ "lua: curl_easy_init symbol not found", "not framework-lib-missing" },
+	{ "OpenSSL: cuckoo_hash symbol not found", "not framework-lib-missing" },
+	{ "Cuda symbol not found", "not framework-lib-missing" },
+	{ "cuInit symbol not found", "framework-lib-missing" },
+	{ "warning: ort-sys@2.0.0-rc.12: [ort-sys] [WARN] no prebuilt binaries available on this platform for combination of "
+	  "features 'rocm'",
+	  "not framework-cpu-build" },
+	/* other builds of onnxruntime and other wordings of Vulkan's -9 */
+	{ "RuntimeError: /home/conda/feedstock_root/build/onnxruntime_pybind_state.cc:857 CUDA_PATH is set but CUDA wasnt "
+	  "able to be loaded.",
+	  "lib-wrong-major" },
+	{ "vkCreateInstance failed with error -9", "container-no-gpu" },
+	{ "vkCreateInstance failed (-9)", "container-no-gpu" },
 };
+
+/* The first cause of a message by its key (the finding alone does not tell two causes apart). */
+static const char *first_cause_key(const char *text)
+{
+	const struct explain_message *m = first_message(text);
+	return m && m->n_cands ? m->cands[0].cause->key : "not recognised";
+}
 
 static void test_set56_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set56_forms, sizeof set56_forms / sizeof set56_forms[0]);
+	/* a missing compiler is no compiler nvcc refuses; the ort crate's fix is its own */
+	assert_string_equal(first_cause_key("Failed to find C compiler. Please specify via CC environment variable."),
+			    "c-compiler-missing");
+	assert_string_equal(first_cause_key("nvcc fatal   : Cannot find compiler 'cl.exe' in PATH"), "c-compiler-missing");
+	assert_string_equal(first_cause_key("[ort-sys] [WARN] no prebuilt binaries available on this platform"),
+			    "ort-no-prebuilt-cuda");
+	/* a feature the GPU lacks is not a build without its architecture */
+	assert_string_equal(first_cause_key("Your device with compute capability 6.1 does not support bfloat16"),
+			    "gpu-below-kernel-minimum");
+	assert_string_not_equal(first_cause_key("The device with compute capability 7.0 does not support FP8 tensor cores."),
+				"framework-gpu-arch");
+}
+
+/* A row with form `linker` is a linker's sentence: its message is judged at link time, whatever
+ * the row's name; a plain phrase about the same library is not. */
+static void test_linker_form(void **state)
+{
+	(void)state;
+	const char *causes = "key\tfinding\tcategory\n"
+			     "c1\tlib-not-found\tX\n";
+	const char *pats = "id\tweight\tform\tpattern\twhen\tcauses\tsource\n"
+			   "zz-link\t500\tlinker\tlinkword {lib} absent\t\tc1\ts\n"
+			   "zz-plain\t500\t\tplainword {lib} absent\t\tc1\ts\n";
+	struct explain_files f = { sp(causes), sp(pats), sp("glob\tclass\n"), sp("class\tmajor\tos\tform\tcauses\tsource\n"),
+				   sp("prefix\tcomponent\n"), sp("api\tcode\ttext\tsource\n"), sp("name\twords\tsource\n"),
+				   sp("id\tweight\tform\tpattern\twhen\tcauses\tsource\n") };
+	struct explain_catalog cat;
+	explain_catalog_parse(&A, &f, &cat);
+	assert_int_equal(cat.n_errors, 0);
+	assert_int_equal(cat.n_patterns, 2);
+	assert_true(cat.patterns[0].linker);
+	assert_false(cat.patterns[1].linker);
+	static const struct {
+		const char *text;
+		bool link_time;
+	} v[] = { { "linkword libfoo.so.1 absent", true }, { "plainword libfoo.so.1 absent", false } };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		struct explain_scan *sc = arena_calloc(&A, 1, sizeof *sc);
+		explain_scan_text(&A, &cat, span_make(v[i].text, strlen(v[i].text)), sc);
+		assert_int_equal(sc->n_msgs, 1);
+		struct explain_result r;
+		memset(&r, 0, sizeof r);
+		explain_kv_fill(&A, &sc->msgs[0], &r);
+		const char *lt = explain_kv_get(&r, "link_time");
+		assert_int_equal(lt != NULL, v[i].link_time);
+		assert_string_equal(explain_kv_get(&r, "library"), "libfoo.so.1");
+	}
 }
 
 static void test_set55_forms(void **state)
@@ -2571,6 +2643,7 @@ int main(void)
 		cmocka_unit_test(test_set54_forms),
 		cmocka_unit_test(test_set55_forms),
 		cmocka_unit_test(test_set56_forms),
+		cmocka_unit_test(test_linker_form),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
