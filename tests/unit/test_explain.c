@@ -2459,6 +2459,28 @@ static const struct form_case set56_forms[] = {
 	{ "vkCreateInstance failed (-9)", "container-no-gpu" },
 };
 
+/* ---- the forms set 57's misses showed ------------------------------------------------------------ */
+static const struct form_case set57_forms[] = {
+	/* bitsandbytes' CPU library: the 8-bit optimizers' table is missing */
+	{ "NameError: name 'str2optimizer32bit' is not defined", "framework-lib-missing" },
+	/* torch's cpp_extension with no architecture to build for: no GPU visible, no TORCH_CUDA_ARCH_LIST */
+	{ "    arch_list[-1] += '+PTX'\nIndexError: list index out of range", "container-no-gpu" },
+	/* MinkowskiEngine's CPU-only build; spconv's C++ library without this GPU's kernels */
+	{ "AssertionError: The MinkowskiEngine was compiled with CPU_ONLY flag.", "framework-cpu-build" },
+	{ "  what():  convops/ConvTunerSimple_cached_get_nvrtc_params.cc(18)\nnot implemented in c++, must be overrided in python!!!",
+	  "no-kernel-image" },
+	{ "this method is not implemented in C++ yet", "not recognised" },
+	/* Numba adding PTX through the driver's linker */
+	{ "    driver.cuLinkAddData(self.handle, enums.CU_JIT_INPUT_PTX,", "ptx-too-new" },
+	{ "    driver.cuLinkAddData(self.handle, enums.CU_JIT_INPUT_CUBIN,", "not ptx-too-new" },
+};
+
+static void test_set57_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set57_forms, sizeof set57_forms / sizeof set57_forms[0]);
+}
+
 /* The first cause of a message by its key (the finding alone does not tell two causes apart). */
 static const char *first_cause_key(const char *text)
 {
@@ -2644,6 +2666,7 @@ int main(void)
 		cmocka_unit_test(test_set55_forms),
 		cmocka_unit_test(test_set56_forms),
 		cmocka_unit_test(test_linker_form),
+		cmocka_unit_test(test_set57_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
