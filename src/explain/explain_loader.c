@@ -121,7 +121,7 @@ static const char *find_extension(struct win_cookie *c, struct arena *a, const c
 }
 
 /* Whether the extension module at in-root path file imports one of torch's own DLLs (c10.dll,
- * torch_cpu.dll ...): an extension of torch, whose package imports torch first, so torch's
+ * c10_cuda.dll, torch_cpu.dll ...): an extension of torch, whose package imports torch first, so torch's
  * os.add_dll_directory() folders are in effect when it loads. */
 static bool imports_torch(struct win_cookie *c, struct arena *a, const char *file)
 {
@@ -134,8 +134,8 @@ static bool imports_torch(struct win_cookie *c, struct arena *a, const char *fil
 	sysroot_unmap(&m);
 	for (size_t i = 0; ok && i < pe.n_imports; i++) {
 		const char *n = pe.imports[i].dll;
-		if (n && (strcasecmp(n, "c10.dll") == 0 || strncasecmp(n, "torch_", 6) == 0 ||
-			  strcasecmp(n, "torch.dll") == 0))
+		if (n && ((strncasecmp(n, "c10", 3) == 0 && (n[3] == '.' || n[3] == '_')) ||
+			  strncasecmp(n, "torch_", 6) == 0 || strcasecmp(n, "torch.dll") == 0))
 			return true;
 	}
 	return false;

@@ -2457,7 +2457,32 @@ static const struct form_case set56_forms[] = {
 	  "lib-wrong-major" },
 	{ "vkCreateInstance failed with error -9", "container-no-gpu" },
 	{ "vkCreateInstance failed (-9)", "container-no-gpu" },
+	{ "vkCreateInstance() failed: -9", "container-no-gpu" },
+	/* the second review's look-alikes: other libraries' snake_case names, other vendors' stacks,
+	 * hardware floors, a Windows drive written with slashes, ort's non-CUDA feature sets */
+	{ "cugraph_pagerank symbol not found", "not framework-lib-missing" },
+	{ "cuda_malloc_wrapper symbol not found", "not framework-lib-missing" },
+	{ "cublasCreate_v2 symbol not found", "framework-lib-missing" },
+	{ "rocm: no supported gpus found", "not framework-gpu-arch" },
+	{ "OpenCL: No supported GPUs are present", "not framework-gpu-arch" },
+	{ "No supported CUDA GPUs found on this machine", "framework-gpu-arch" },
+	{ "Device with compute capability 7.5 does not support the Marlin kernel", "not framework-gpu-arch" },
+	{ "C:/b/onnxruntime/python/onnxruntime_pybind_state.cc:857 CUDA_PATH is set but CUDA wasnt able to be loaded.",
+	  "dll-wrong-major" },
+	{ "[ort-sys] [WARN] no prebuilt binaries available on this platform for combination of features 'train'",
+	  "not framework-cpu-build" },
+	{ "[ort-sys] [WARN] no prebuilt binaries available on this platform for combination of features 'wgpu,cu12'",
+	  "framework-cpu-build" },
+	{ "error: ort does not provide prebuilt binaries for the target `aarch64-unknown-linux-gnu` with feature set cu12.",
+	  "framework-cpu-build" },
 };
+
+/* The first cause of a message by its key (the finding alone does not tell two causes apart). */
+static const char *first_cause_key(const char *text)
+{
+	const struct explain_message *m = first_message(text);
+	return m && m->n_cands ? m->cands[0].cause->key : "not recognised";
+}
 
 /* ---- the forms set 57's misses showed ------------------------------------------------------------ */
 static const struct form_case set57_forms[] = {
@@ -2473,19 +2498,17 @@ static const struct form_case set57_forms[] = {
 	/* Numba adding PTX through the driver's linker */
 	{ "    driver.cuLinkAddData(self.handle, enums.CU_JIT_INPUT_PTX,", "ptx-too-new" },
 	{ "    driver.cuLinkAddData(self.handle, enums.CU_JIT_INPUT_CUBIN,", "not ptx-too-new" },
+	{ "    driver.cuLinkAddData(self.handle, input_ptx, ptx, len(ptx),", "ptx-too-new" },
+	{ "        arch_list[-1] += \"+PTX\"", "container-no-gpu" },
 };
 
 static void test_set57_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set57_forms, sizeof set57_forms / sizeof set57_forms[0]);
-}
-
-/* The first cause of a message by its key (the finding alone does not tell two causes apart). */
-static const char *first_cause_key(const char *text)
-{
-	const struct explain_message *m = first_message(text);
-	return m && m->n_cands ? m->cands[0].cause->key : "not recognised";
+	/* MinkowskiEngine's CPU-only build has its own fix (--force_cuda), not another package's */
+	assert_string_equal(first_cause_key("AssertionError: The MinkowskiEngine was compiled with CPU_ONLY flag."),
+			    "minkowski-cpu-only");
 }
 
 static void test_set56_forms(void **state)
