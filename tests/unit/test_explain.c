@@ -2509,6 +2509,9 @@ static void test_set57_forms(void **state)
 	/* MinkowskiEngine's CPU-only build has its own fix (--force_cuda), not another package's */
 	assert_string_equal(first_cause_key("AssertionError: The MinkowskiEngine was compiled with CPU_ONLY flag."),
 			    "minkowski-cpu-only");
+	/* bitsandbytes' CPU fallback: a CPU-only torch is among its causes (its CUDA check is torch's) */
+	assert_false(lacks_cause(first_message("The installed version of bitsandbytes was compiled without GPU support."),
+				 "torch-cpu-build"));
 }
 
 static void test_set56_forms(void **state)
