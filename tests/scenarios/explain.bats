@@ -1494,3 +1494,10 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	explain_here "libcudnn.so.8: cannot open shared object file: No such file or directory"
 	[[ "$(jq -r '.causes[] | select(.id == "lib-not-found") | .summary' <<<"$output")" == "libcudnn.so.8 is not on the loader's search path"* ]]
 }
+
+@test "cue words: a hang on a GPU of the newest generation is a build without its architecture; on an older one, the driver's JIT" {
+	explain_here "interpolation is stuck on my RTX 5070 Ti"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
+	explain_here "the first epoch is stuck for minutes on my RTX 4090"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
+}

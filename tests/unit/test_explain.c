@@ -2514,6 +2514,36 @@ static void test_set57_forms(void **state)
 				 "torch-cpu-build"));
 }
 
+/* ---- the forms set 58's misses showed ------------------------------------------------------------ */
+static const struct form_case set58_forms[] = {
+	/* a Visual Studio project naming a CUDA release whose build customization is not installed */
+	{ "error MSB4019: The imported project \"C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.4.props\" was not found.",
+	  "cuda-toolkit-not-found" },
+	/* JAX without a GPU backend */
+	{ "RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present.",
+	  "framework-cpu-build" },
+	/* ONNX Runtime's C# API appending the CUDA provider; ColossalAI finding no kernel; Apex's CUDA check */
+	{ "   at Microsoft.ML.OnnxRuntime.SessionOptions.MakeSessionOptionWithCudaProvider(Int32 deviceId)",
+	  "framework-lib-missing" },
+	{ "RuntimeError: [extension] Could not find any kernel compatible with the current environment.", "container-no-gpu" },
+	{ "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to "
+	  "compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.8.",
+	  "nvcc-framework-mismatch" },
+	/* a package's compiled module named with '_' (colossal_C, fused_layer_norm_cuda) */
+	{ "ModuleNotFoundError: No module named 'colossal_C'", "cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'selective_scan_cuda'", "cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'numba_cuda'", "not cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'torch._C'", "not cuda-toolkit-not-found" },
+};
+
+static void test_set58_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set58_forms, sizeof set58_forms / sizeof set58_forms[0]);
+	assert_string_equal(first_cause_key("The imported project \"C:\\VS\\BuildCustomizations\\CUDA 11.3.targets\" was not found."),
+			    "cuda-vs-integration-missing");
+}
+
 static void test_set56_forms(void **state)
 {
 	(void)state;
@@ -2693,6 +2723,7 @@ int main(void)
 		cmocka_unit_test(test_set56_forms),
 		cmocka_unit_test(test_linker_form),
 		cmocka_unit_test(test_set57_forms),
+		cmocka_unit_test(test_set58_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
