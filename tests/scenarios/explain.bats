@@ -1320,6 +1320,12 @@ driver_535_only_through_env() {
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
 	[ "$(cause_conf dll-dependency-missing)" != high ]
 	[ "$(cause_conf dll-not-found)" = ruled-out ]
+	# an extension that imports only torch's c10_cuda.dll is one of torch's as well
+	wintree_put "$R" 'C:\venv\Lib\site-packages\torch\lib' x64/c10_cuda.dll
+	wintree_put "$R" "$pkg" x64/torchcudaext.pyd _ext.cp310-win_amd64.pyd
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
+	[ "$(cause_conf dll-dependency-missing)" != high ]
+	wintree_put "$R" "$pkg" x64/torchext.pyd _ext.cp310-win_amd64.pyd
 	# ... whose c10.dll is missing: named, with torch's folder among those searched
 	rm "$R/venv/Lib/site-packages/torch/lib/c10.dll"
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python 'C:\venv' --json "$msg"
