@@ -1506,4 +1506,7 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
 	explain_here "the first epoch is stuck for minutes on my RTX 4090"
 	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
+	# a Quadro RTX 5000 is Turing: no newest-generation GPU
+	explain_here "training is stuck on my Quadro RTX 5000"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
 }

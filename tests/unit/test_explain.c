@@ -1855,6 +1855,18 @@ static const struct form_case set38_forms[] = {
 	{ "ImportError: cannot import 'detectron2._C'", "cuda-toolkit-not-found" },
 	{ "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!", "cuda-toolkit-not-found" },
 	{ "ModuleNotFoundError: No module named 'torch._C'", "not cuda-toolkit-not-found" },
+	{ "couldn't import psycopg 'c' implementation: No module named 'psycopg_c'", "not cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'yarl._quoting_c'", "not cuda-toolkit-not-found" },
+	{ "ModuleNotFoundError: No module named 'amp_C'", "cuda-toolkit-not-found" },
+	/* the C# API's frames, not source code that calls it */
+	{ "   at Microsoft.ML.OnnxRuntime.SessionOptions.AppendExecutionProvider_CUDA(Int32 deviceId)", "framework-lib-missing" },
+	{ "using var o = SessionOptions.MakeSessionOptionWithCudaProvider(0);", "not framework-lib-missing" },
+	/* the dotnet CLI's wording of the missing build customization; older JAX without a CUDA platform */
+	{ "error MSB4278: The imported file \"$(VCTargetsPath)\\BuildCustomizations\\CUDA 12.1.props\" does not exist and "
+	  "appears to be part of a Visual Studio component.",
+	  "cuda-toolkit-not-found" },
+	{ "RuntimeError: Unable to initialize backend 'gpu': NOT_FOUND: Could not find registered platform with name: \"cuda\".",
+	  "framework-cpu-build" },
 	{ "ModuleNotFoundError: No module named 'torchvision._C'", "not cuda-toolkit-not-found" },
 	{ "ImportError: cannot import name '_C' from 'torch' (/home/u/pytorch/torch/__init__.py)", "not cuda-toolkit-not-found" },
 	{ "ImportError: cannot import name '_C' from 'detectron2' (/opt/detectron2/detectron2/__init__.py)", "cuda-toolkit-not-found" },
@@ -2541,7 +2553,7 @@ static void test_set58_forms(void **state)
 	(void)state;
 	expect_first_findings(set58_forms, sizeof set58_forms / sizeof set58_forms[0]);
 	assert_string_equal(first_cause_key("The imported project \"C:\\VS\\BuildCustomizations\\CUDA 11.3.targets\" was not found."),
-			    "cuda-vs-integration-missing");
+			    "vs-cuda-integration-missing");
 }
 
 static void test_set56_forms(void **state)
