@@ -1761,7 +1761,7 @@ static const struct form_case set34_forms[] = {
 	/* SAPIEN's Vulkan device list without an NVIDIA device */
 	{ "RuntimeError: Failed to find a supported physical device \"cuda:1\"", "lib-not-found" },
 	/* Triton's own kernel refused: its ptxas newer than the driver */
-	{ "RuntimeError: Triton Error [CUDA]: device kernel image is invalid", "ptx-too-new" },
+	{ "RuntimeError: Triton Error [CUDA]: device kernel image is invalid", "driver-too-old" },
 	{ "RuntimeError: CUDA error: device kernel image is invalid", "no-kernel-image" },
 	/* Docker's CDI support off */
 	{ "docker: Error response from daemon: could not select device driver \"cdi\" with capabilities: [].", "container-toolkit-missing" },
@@ -2556,6 +2556,33 @@ static void test_set58_forms(void **state)
 			    "vs-cuda-integration-missing");
 }
 
+/* ---- the forms set 59's misses showed ------------------------------------------------------------ */
+static const struct form_case set59_forms[] = {
+	/* nvidia-docker 1's volume plugin; Vulkan without a compatible driver */
+	{ "docker: Error response from daemon: create nvidia_driver_390.87: VolumeDriver.Create: internal error, check logs for details.",
+	  "container-toolkit-missing" },
+	{ "Cannot find a compatible Vulkan driver (ICD).", "container-no-gpu" },
+	{ "Found a compatible Vulkan driver: NVIDIA 550.54", "not container-no-gpu" },
+	/* Triton's cubin refused by an older driver */
+	{ "RuntimeError: Triton Error [CUDA]: device kernel image is invalid", "driver-too-old" },
+	/* torch without a GPU, as Lightning and Transformers say it */
+	{ "            You requested GPUs: [0]\n            But your machine only has: []", "torch-cpu-build" },
+	{ "ValueError: Mixed precision training with AMP or APEX (`--fp16`) and FP16 evaluation can only be used on CUDA devices.",
+	  "torch-cpu-build" },
+	/* JAX 0.3's wording, also wrapped before 'registered' */
+	{ "RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find", "framework-cpu-build" },
+	{ "registered platform with name: \"cuda\". Available platform names are: Host Interpreter", "framework-cpu-build" },
+	/* cpp_extension asking for CUDA_HOME; Maxine's redistributable */
+	{ "    cuda_home_include = _join_cuda_home('include')", "cuda-toolkit-not-found" },
+	{ "[NVIDIA Audio Effects:] NVIDIA denoiser disabled, redistributable not found or could not be loaded.", "dll-not-found" },
+};
+
+static void test_set59_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set59_forms, sizeof set59_forms / sizeof set59_forms[0]);
+}
+
 static void test_set56_forms(void **state)
 {
 	(void)state;
@@ -2736,6 +2763,7 @@ int main(void)
 		cmocka_unit_test(test_linker_form),
 		cmocka_unit_test(test_set57_forms),
 		cmocka_unit_test(test_set58_forms),
+		cmocka_unit_test(test_set59_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
