@@ -2575,6 +2575,23 @@ static const struct form_case set59_forms[] = {
 	/* cpp_extension asking for CUDA_HOME; Maxine's redistributable */
 	{ "    cuda_home_include = _join_cuda_home('include')", "cuda-toolkit-not-found" },
 	{ "[NVIDIA Audio Effects:] NVIDIA denoiser disabled, redistributable not found or could not be loaded.", "dll-not-found" },
+	/* the fourth review's look-alikes and variants: JAX on TPU, a CUDA jaxlib without a visible GPU,
+	 * OBS 27's filter name, Vulkan's ICD, Transformers' and Lightning's other wordings, nvidia-docker
+	 * 1 without its plugin */
+	{ "registered platform with name: \"cuda\". Available platform names are: TPU Host Interpreter",
+	  "not framework-cpu-build" },
+	{ "RuntimeError: Backend 'gpu' failed to initialize: FAILED_PRECONDITION: No visible GPU devices.", "no-device" },
+	{ "[noise suppress]: NVIDIA denoiser disabled, redistributable not found or could not be loaded.", "dll-not-found" },
+	{ "Cannot find a compatible Vulkan installable client driver (ICD).", "container-no-gpu" },
+	{ "ValueError: FP16 Mixed precision training with AMP or APEX (`--fp16`) and FP16 half precision evaluation "
+	  "(`--fp16_full_eval`) can only be used on CUDA or NPU devices or certain XPU devices (with IPEX).",
+	  "torch-cpu-build" },
+	{ "MisconfigurationException: `CUDAAccelerator` can not run on your system since the accelerator is not available.",
+	  "torch-cpu-build" },
+	{ "MisconfigurationException: GPUs requested but none are available.", "torch-cpu-build" },
+	{ "docker: Error response from daemon: create nvidia_driver_384.111: error looking up volume plugin nvidia-docker: "
+	  "plugin \"nvidia-docker\" not found.",
+	  "container-toolkit-missing" },
 };
 
 static void test_set59_forms(void **state)
