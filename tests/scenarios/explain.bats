@@ -1502,11 +1502,12 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 }
 
 @test "cue words: a hang on a GPU of the newest generation is a build without its architecture; on an older one, the driver's JIT" {
-	explain_here "interpolation is stuck on my RTX 5070 Ti"
-	[ "$(jq -r '.causes[0].id' <<<"$output")" = framework-gpu-arch ]
-	explain_here "the first epoch is stuck for minutes on my RTX 4090"
-	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
-	# a Quadro RTX 5000 is Turing: no newest-generation GPU
-	explain_here "training is stuck on my Quadro RTX 5000"
-	[ "$(jq -r '.causes[0].id' <<<"$output")" = ptx-jit-only ]
+	# MESSAGE|FIRST CAUSE; a Quadro RTX 5000 is Turing, no newest-generation GPU
+	local c
+	for c in "interpolation is stuck on my RTX 5070 Ti|framework-gpu-arch" \
+		"the first epoch is stuck for minutes on my RTX 4090|ptx-jit-only" \
+		"training is stuck on my Quadro RTX 5000|ptx-jit-only"; do
+		explain_here "${c%|*}"
+		[ "$(jq -r '.causes[0].id' <<<"$output")" = "${c##*|}" ]
+	done
 }
