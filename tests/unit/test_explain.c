@@ -2600,6 +2600,22 @@ static void test_set59_forms(void **state)
 	expect_first_findings(set59_forms, sizeof set59_forms / sizeof set59_forms[0]);
 }
 
+/* ---- the forms set 60's misses showed: a dependency's CUDA target in CMake, Kaldi's nameless GPU -- */
+static const struct form_case set60_forms[] = {
+	{ "  \"VecGeom::vecgeomcuda_static\" but the target was not found.  Perhaps a find_package() call is missing",
+	  "framework-cpu-build" },
+	{ "Target \"app\" links to target \"CUDA::cudart\" but the target was not found.", "cuda-toolkit-not-found" },
+	{ "Target \"app\" links to target \"Boost::filesystem\" but the target was not found.", "not recognised" },
+	{ "LOG (FinalizeActiveGpu():cu-device.cc:308) The active GPU is [0]: Unknown GPU free:0M, used:0M, total:0M",
+	  "driver-userspace-mismatch" },
+};
+
+static void test_set60_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set60_forms, sizeof set60_forms / sizeof set60_forms[0]);
+}
+
 static void test_set56_forms(void **state)
 {
 	(void)state;
@@ -2781,6 +2797,7 @@ int main(void)
 		cmocka_unit_test(test_set57_forms),
 		cmocka_unit_test(test_set58_forms),
 		cmocka_unit_test(test_set59_forms),
+		cmocka_unit_test(test_set60_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
