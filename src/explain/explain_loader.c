@@ -22,7 +22,6 @@
 #define EXPLAIN_HAVE_WIN_LOADER 1
 #include "collect/python.h"
 #include "collect/windows.h"
-#include "fmt/pe.h"
 #include "loader/win_path.h"
 #endif
 #endif
@@ -32,6 +31,7 @@ struct win_cookie {
 	struct cudx_ctx *ctx;
 	struct win_loader *L;
 	const struct inventory *inv;
+	const struct explain_catalog *cat; /* library classes (torch's DLLs), NULL when made up */
 };
 
 /* A DLL the message names by its path ("x64\\yolo_gpu.dll" next to the program, "C:\\...\\x.dll"):
@@ -121,21 +121,19 @@ static const char *find_extension(struct win_cookie *c, struct arena *a, const c
 }
 
 /* Whether the extension module at in-root path file imports one of torch's own DLLs (c10.dll,
- * c10_cuda.dll, torch_cpu.dll ...): an extension of torch, whose package imports torch first, so torch's
- * os.add_dll_directory() folders are in effect when it loads. */
-static bool imports_torch(struct win_cookie *c, struct arena *a, const char *file)
+ * torch_cpu.dll ...: the class `torch` of data/explain_libclass.tsv): an extension of torch, whose
+ * package imports torch first, so torch's os.add_dll_directory() folders are in effect when it loads. */
+static bool imports_torch(struct win_cookie *c, const char *file)
 {
-	struct mapped_file m;
-	if (sysroot_map(&c->ctx->root, file, &m))
-		return false;
 	struct pe_info pe;
-	const char *err;
-	bool ok = pe_parse(m.data, a, &pe, &err);
-	sysroot_unmap(&m);
-	for (size_t i = 0; ok && i < pe.n_imports; i++) {
-		const char *n = pe.imports[i].dll;
-		if (n && ((strncasecmp(n, "c10", 3) == 0 && (n[3] == '.' || n[3] == '_')) ||
-			  strncasecmp(n, "torch_", 6) == 0 || strcasecmp(n, "torch.dll") == 0))
+	if (!c->cat || !win_pe_read(c->L, file, &pe))
+		return false;
+	for (size_t i = 0; i < pe.n_imports; i++) {
+		struct explain_lib lib;
+		if (!pe.imports[i].dll)
+			continue;
+		explain_lib_classify(c->cat, pe.imports[i].dll, &lib);
+		if (lib.klass && strcmp(lib.klass, "torch") == 0)
 			return true;
 	}
 	return false;
@@ -172,7 +170,7 @@ static void add_package_dirs(struct win_cookie *c, struct arena *a, const char *
 		cand[n++] = path_join(a, root, "bin");
 		cand[n++] = arena_printf(a, "%s/%s.libs", site_dir, pkg);
 	}
-	if ((!pkg || strcmp(pkg, "torch") != 0) && imports_torch(c, a, file))
+	if ((!pkg || strcmp(pkg, "torch") != 0) && imports_torch(c, file))
 		cand[n++] = path_join(a, site_dir, "torch/lib");
 	for (size_t i = 0; i < n; i++)
 		if (sysroot_is_dir(&c->ctx->root, cand[i]))
@@ -391,6 +389,7 @@ void explain_machine_loader(struct explain_machine *m, struct cudx_ctx *ctx)
 		c->ctx = ctx;
 		c->L = &m->inv->windows->loader;
 		c->inv = m->inv;
+		c->cat = m->cat;
 		m->resolve = resolve_windows;
 		m->cookie = c;
 		return;

@@ -625,17 +625,23 @@ static bool exports_proc(const struct export_index *ix, const char *proc)
 	return bsearch(&proc, ix->names, ix->n_names, sizeof *ix->names, str_cmp) != NULL;
 }
 
+bool win_pe_read(struct win_loader *L, const char *path, struct pe_info *pe)
+{
+	struct mapped_file m;
+	if (sysroot_map(&L->ctx->root, path, &m))
+		return false;
+	const char *err;
+	bool ok = pe_parse(m.data, L->ctx->arena, pe, &err);
+	sysroot_unmap(&m);
+	return ok;
+}
+
 /* True when the PE file at in-root path exports every name in procs. */
 static bool copy_exports_all(struct win_loader *L, const char *path, const char **procs, size_t n)
 {
 	struct arena *a = L->ctx->arena;
-	struct mapped_file m;
-	if (sysroot_map(&L->ctx->root, path, &m))
-		return false;
 	struct pe_info pe;
-	const char *err;
-	bool ok = pe_parse(m.data, a, &pe, &err);
-	sysroot_unmap(&m);
+	bool ok = win_pe_read(L, path, &pe);
 	if (!ok)
 		return false;
 	struct export_index ix;

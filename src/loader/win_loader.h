@@ -121,6 +121,9 @@ void win_loader_init(struct win_loader *L, struct cudx_ctx *ctx, const char *exe
 void win_loader_add_dll_dir(struct win_loader *L, const char *dir);
 /* Resolve one name (or an absolute Windows path). from_dir: the directory of the DLL whose
  * dependency this is, used in DEFAULT_DIRS mode (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR), or NULL. */
+/* Parse the PE file at in-root path into pe (its strings in the loader's arena); false when the
+ * file cannot be read or its headers are not sound. */
+bool win_pe_read(struct win_loader *L, const char *path, struct pe_info *pe);
 void win_resolve(struct win_loader *L, const char *name, const char *from_dir, struct win_resolution *out);
 /* The dependency tree of name: the load-time imports (and, marked, the delay-load ones) of every
  * DLL found, breadth first, each name resolved once as the loaded-module list does. from_dir: the
