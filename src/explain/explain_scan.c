@@ -341,6 +341,7 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 	char *prev = arena_alloc_uninit(a, max_line + 1), *prev_lc = arena_alloc_uninit(a, max_line + 1);
 	char *both = arena_alloc_uninit(a, max_line + 1), *both_lc = arena_alloc_uninit(a, max_line + 1);
 	size_t prev_k = 0;
+	bool blank_before = false;
 	struct explain_linefacts *alone = arena_alloc_uninit(a, sizeof *alone);
 	size_t off = 0;
 	while (off < text.n) {
@@ -362,8 +363,15 @@ void explain_scan_text(struct arena *a, const struct explain_catalog *cat, struc
 		lf->line_no = out->lines;
 		size_t open_k = prev_k;
 		prev_k = 0;
-		if (k == 0)
+		if (k == 0) {
+			/* one blank line keeps the open line for the next: CMake sets the target its
+			 * sentence is about on a line of its own between blank lines */
+			if (!blank_before)
+				prev_k = open_k;
+			blank_before = true;
 			continue;
+		}
+		blank_before = false;
 		explain_line_facts(reader, span_make(norm, k), span_make(lc, k), out->lines, lf);
 		bool wants_api_word = explain_line_wants_api_word(reader);
 		struct span shown = span_make(norm, k);

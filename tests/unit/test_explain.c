@@ -2614,6 +2614,52 @@ static void test_set60_forms(void **state)
 {
 	(void)state;
 	expect_first_findings(set60_forms, sizeof set60_forms / sizeof set60_forms[0]);
+	/* the review's fixes: CMake's own causes (its fix is not CUDA_HOME, which FindCUDAToolkit
+	 * never reads), Kaldi's line is the unversioned libcuda.so link, and only a notice */
+	assert_string_equal(first_cause_key("Target \"app\" links to target \"CUDA::cudart\" but the target was not found."),
+			    "cmake-cudatoolkit-target-missing");
+	assert_string_equal(first_cause_key("  \"VecGeom::vecgeomcuda_static\" but the target was not found."),
+			    "cmake-dep-built-without-cuda");
+	assert_string_equal(first_cause_key("cudaSetDevice(0): Unknown GPU free:0M, used:0M, total:0M, free/total:1"),
+			    "libcuda-dev-link-stale");
+	const struct explain_message *m =
+		first_message("LOG (FinalizeActiveGpu():cu-device.cc:308) The active GPU is [0]: Unknown GPU free:0M, used:0M\n"
+			      "ERROR (AllocateNewRegion():cu-allocator.cc:506) Failed to allocate a memory region. "
+			      "cudaMalloc: out of memory");
+	assert_non_null(m);
+	assert_int_equal(m->line_no, 2);
+}
+
+/* CMake's current wording sets the missing target on a line of its own between blank lines: the
+ * open line before the blank one still joins it. */
+static const struct form_case set61_forms[] = {
+	{ "CMake Error at CMakeLists.txt:4 (target_link_libraries):\n  Target \"app\" links to:\n\n    CUDA::cublas\n\n"
+	  "  but the target was not found.  Possible reasons include:",
+	  "cuda-toolkit-not-found" },
+	{ "  The link interface of target \"VecGeom::vecgeom\" contains:\n\n    VecGeom::vecgeomcuda_static\n\n"
+	  "  but the target was not found.",
+	  "framework-cpu-build" },
+	{ "  Target \"app\" links to:\n\n    Boost::system\n\n  but the target was not found.", "not recognised" },
+	{ "libcudart.so.12:cannot open shared object file:no such file or directory\nCUDA extension not installed",
+	  "lib-not-found" },
+	{ "CUDA Extension not installed.", "cuda-toolkit-not-found" },
+	{ "RuntimeError: Library cublasLt is not initialized", "lib-not-found" },
+	{ "nvc++-Error-Switch -gpu with unknown keyword cc90", "gpu-unsupported-by-toolkit" },
+	{ "Xid 78: Guest driver is incompatible with host driver", "driver-gpu-unsupported" },
+	{ "tf$config$list_physical_devices('GPU') # But this returns an empty list", "tf-windows-native-gpu" },
+	{ "exception trying to load libnvrtc.so (not found)", "lib-not-found" },
+	{ "Could not load library libcublasLt.so.12.", "lib-wrong-major" },
+	{ "Error in `check_supported_version()`:\nx Unsupported CUDA version \"10.0\"", "nvcc-framework-mismatch" },
+};
+
+static void test_set61_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set61_forms, sizeof set61_forms / sizeof set61_forms[0]);
+	assert_string_equal(first_cause_key("CUDA extensions not installed"), "ext-built-without-cuda");
+	assert_string_equal(first_cause_key("Unsupported CUDA version \"10.0\""), "r-torch-cuda-unsupported");
+	/* two blank lines end the open line: no join across a paragraph */
+	assert_null(first_message("  Target \"app\" links to:\n\n\n    CUDA::cublas"));
 }
 
 static void test_set56_forms(void **state)
@@ -2798,6 +2844,7 @@ int main(void)
 		cmocka_unit_test(test_set58_forms),
 		cmocka_unit_test(test_set59_forms),
 		cmocka_unit_test(test_set60_forms),
+		cmocka_unit_test(test_set61_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
