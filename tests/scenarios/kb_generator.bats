@@ -120,9 +120,10 @@ gen() {
 	[ "$(grep -c '^cusolver	' regenerated.tsv)" -ge 25 ]
 }
 
-@test "data/driver_symbols.tsv is what tools/driver-symbols.sh reads from the real drivers' libcuda (470, 535) and the CUDA 13 stub" {
+@test "data/driver_symbols.tsv is what tools/driver-symbols.sh reads from the real drivers' libcuda (390 to 535) and the CUDA 13 stub" {
 	pkgs=${CUDX_PKG_CACHE:-$CUDX_SRC/build/pkgs}
-	for p in libnvidia-tesla-470-cuda1 libcuda1; do
+	for p in libnvidia-legacy-390xx-cuda1 libnvidia-tesla-418-cuda1 libnvidia-tesla-450-cuda1 libnvidia-tesla-460-cuda1 \
+		libnvidia-tesla-470-cuda1 libcuda1; do
 		[ -d "$pkgs/$p/root" ] || skip_fixture "needs Debian package $p (tests/fixtures/fetch-nvidia-debs.sh)"
 	done
 	[ -e /usr/local/cuda-13.0/lib64/stubs/libcuda.so ] || skip_fixture "no CUDA 13 toolkit stub at /usr/local/cuda-13.0"
@@ -130,7 +131,10 @@ gen() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/regenerated.tsv"
 	diff "$CUDX_SRC/data/driver_symbols.tsv" "$BATS_TEST_TMPDIR/regenerated.tsv"
-	# CUDA 12.5's cuCtxCreate_v4 is not in driver 535's libcuda; cuInit is in every one
+	# CUDA 12.5's cuCtxCreate_v4 is not in driver 535's libcuda; CUDA 11.0's cuIpcOpenMemHandle_v2
+	# not in 418's; cuInit and cuEventDestroy_v2 are in every one
 	grep -q "^cuCtxCreate_v4	12.2	13.0	" "$BATS_TEST_TMPDIR/regenerated.tsv"
+	grep -q "^cuIpcOpenMemHandle_v2	10.1	11.0	" "$BATS_TEST_TMPDIR/regenerated.tsv"
 	! grep -q "^cuInit	" "$BATS_TEST_TMPDIR/regenerated.tsv"
+	! grep -q "^cuEventDestroy_v2	" "$BATS_TEST_TMPDIR/regenerated.tsv"
 }
