@@ -2652,6 +2652,38 @@ static const struct form_case set61_forms[] = {
 	{ "Error in `check_supported_version()`:\nx Unsupported CUDA version \"10.0\"", "nvcc-framework-mismatch" },
 };
 
+/* set 62: schedulers' CUDA_VISIBLE_DEVICES ranges, a bare OCI failure, OpenCL without a platform,
+ * an ABI-suffixed driver entry point, programs built without a GPU backend or Arrow's CUDA module */
+static const struct form_case set62_forms[] = {
+	{ "env CUDA_VISIBLE_DEVICES=\"0-3\" hwloc-ls --of xml | grep CoProc", "cuda-visible-devices-hides" },
+	{ "Error response from daemon: OCI runtime create failed", "container-toolkit-missing" },
+	{ "docker: Error response from daemon: OCI runtime create failed: runc create failed: unable to start container "
+	  "process: exec: \"nvidia-smi\": executable file not found in $PATH: unknown.",
+	  "not container-toolkit-missing" },
+	{ "Number of platforms                               0", "lib-not-found" },
+	{ "pg_strom.so: undefined symbol: cuIpcOpenMemHandle_v2", "driver-too-old" },
+	{ "undefined symbol: cuDevicePrimaryCtxRelease", "stub-libcuda" },
+	{ "what():  Dummy neural net backend: NeuralNet::loadModelFile unimplemented", "framework-cpu-build" },
+	{ "ModuleNotFoundError: No module named 'pyarrow._cuda'", "framework-cpu-build" },
+	{ "[WARNING] CUDA version of FSL \"eddy\" present on system, but does not execute successfully", "lib-not-found" },
+	/* strace's view of a library search: each directory tried is the library not found */
+	{ "openat(AT_FDCWD, \"/usr/lib/libnvrtc.so.12\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)",
+	  "lib-not-found" },
+	/* an ABI-suffixed entry point is judged by the drivers read (data/driver_symbols.tsv): CUDA 11.0's
+	 * cuIpcOpenMemHandle_v2 is a driver too old, CUDA 4's cuEventDestroy_v2 (in every driver) a stub */
+	{ "undefined symbol: cuEventDestroy_v2", "stub-libcuda" },
+};
+
+static void test_set62_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set62_forms, sizeof set62_forms / sizeof set62_forms[0]);
+	assert_string_equal(first_cause_key("clinfo: Number of platforms 0"), "opencl-icd-missing");
+	assert_string_equal(first_cause_key("what():  Dummy neural net backend"), "built-without-gpu-backend");
+	/* the IPC call's failure is still read as one */
+	assert_string_equal(first_cause_key("cuIpcOpenMemHandle failed: invalid argument"), "visible-devices-hides");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -2845,6 +2877,7 @@ int main(void)
 		cmocka_unit_test(test_set59_forms),
 		cmocka_unit_test(test_set60_forms),
 		cmocka_unit_test(test_set61_forms),
+		cmocka_unit_test(test_set62_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
