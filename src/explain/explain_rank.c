@@ -254,7 +254,28 @@ static const char *check_driver_present(struct arena *a, const struct explain_ma
 				    d->kernel_version);
 	if (d->wsl && !d->wsl1 && d->libcuda_path && !d->libcuda_is_stub)
 		return arena_printf(a, "the WSL driver library is present here: %s", d->libcuda_path);
+	/* a Windows system's driver is its nvcuda.dll in System32 (no kernel module to read), when its
+	 * version resource names a driver release: a file without one is no evidence */
+	const struct windows_inventory *w = m->os == OS_WINDOWS ? m->inv->windows : NULL;
+	if (w && w->nvcuda_path && w->driver_version)
+		return arena_printf(a, "the driver's nvcuda.dll is installed here: driver %s", w->driver_version);
 	return NULL;
+}
+
+/* The driver here: its version and the newest CUDA it supports (the kernel module's, else the
+ * libcuda's); on a Windows system nvcuda.dll's version resource, there being no module to read.
+ * false when unknown. */
+static bool machine_driver(const struct explain_machine *m, const char **ver, const char **max_cuda)
+{
+	const struct driver_info *d = &m->inv->driver;
+	*ver = d->effective_version;
+	*max_cuda = d->max_cuda;
+	const struct windows_inventory *w = m->os == OS_WINDOWS ? m->inv->windows : NULL;
+	if (!*ver && w && w->driver_version) {
+		*ver = w->driver_version;
+		*max_cuda = kb_driver_max_cuda(*ver, OS_WINDOWS);
+	}
+	return *ver && *max_cuda;
 }
 
 /* How the driver here compares with the CUDA the message needs: < 0 it supports an older one, >= 0
@@ -262,10 +283,10 @@ static const char *check_driver_present(struct arena *a, const struct explain_ma
 static int driver_vs_message_cuda(const struct explain_machine *m, const struct explain_result *r, const char **cuda)
 {
 	*cuda = explain_kv_get(r, "cuda");
-	const struct driver_info *d = &m->inv->driver;
+	const char *ver, *max_cuda;
 	struct version want, have;
-	if (!*cuda || !d->max_cuda || !d->effective_version || !version_parse(*cuda, &want) ||
-	    !version_parse(d->max_cuda, &have))
+	if (!*cuda || !machine_driver(m, &ver, &max_cuda) || !version_parse(*cuda, &want) ||
+	    !version_parse(max_cuda, &have))
 		return INT_MIN;
 	return version_cmp_parts(&have, &want, 2);
 }
@@ -273,12 +294,11 @@ static int driver_vs_message_cuda(const struct explain_machine *m, const struct 
 static const char *check_driver_new_enough(struct arena *a, const struct explain_machine *m,
 					   struct explain_result *r)
 {
-	const char *cuda;
+	const char *cuda, *ver, *max_cuda;
 	int c = driver_vs_message_cuda(m, r, &cuda);
-	if (c == INT_MIN || c < 0)
+	if (c == INT_MIN || c < 0 || !machine_driver(m, &ver, &max_cuda))
 		return NULL;
-	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, which covers CUDA %s",
-			    m->inv->driver.effective_version, m->inv->driver.max_cuda, cuda);
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, which covers CUDA %s", ver, max_cuda, cuda);
 }
 
 /* The newest CUDA major the machine shows: of every CUDA library found (on a search path or not: a
@@ -318,23 +338,21 @@ static const char *check_driver_covers_runtimes(struct arena *a, const struct ex
 		return check_driver_new_enough(a, m, r);
 	if (m->fs && (findings_has(m->fs, "driver-too-old") || findings_has(m->fs, "framework-driver-too-old")))
 		return NULL;
-	const struct driver_info *d = &m->inv->driver;
-	const char *which = NULL;
+	const char *which = NULL, *ver, *max_cuda;
 	int major = newest_cuda_major(m->inv, &which);
 	struct version have, floor_v;
-	if (major < 11 || !d->max_cuda || !d->effective_version || d->libcuda_is_stub ||
-	    !version_parse(d->max_cuda, &have) || have.part[0] < major)
+	if (major < 11 || !machine_driver(m, &ver, &max_cuda) || m->inv->driver.libcuda_is_stub ||
+	    !version_parse(max_cuda, &have) || have.part[0] < major)
 		return NULL;
 	const char *floor = kb_minor_compat_floor(major, m->os, NULL);
 	struct version dv;
-	if (!floor || !version_parse(floor, &floor_v) || !version_parse(d->effective_version, &dv) ||
-	    version_cmp(&dv, &floor_v) < 0)
+	if (!floor || !version_parse(floor, &floor_v) || !version_parse(ver, &dv) || version_cmp(&dv, &floor_v) < 0)
 		return NULL;
 	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, and the newest CUDA found here is "
 			       "of CUDA %d (%s), which runs on any driver from %s on (minor-version compatibility); "
 			       "a runtime of the program's own (in its folder, or linked statically) is not seen: "
 			       "name the program with --app",
-			    d->effective_version, d->max_cuda, major, which, floor);
+			    ver, max_cuda, major, which, floor);
 }
 
 /* The converse of driver-new-enough: the driver here supports an older CUDA than the one the
@@ -342,12 +360,11 @@ static const char *check_driver_covers_runtimes(struct arena *a, const struct ex
 static const char *driver_below_message_cuda(struct arena *a, const struct explain_machine *m,
 					     const struct explain_result *r)
 {
-	const char *cuda;
+	const char *cuda, *ver, *max_cuda;
 	int c = driver_vs_message_cuda(m, r, &cuda);
-	if (c == INT_MIN || c >= 0)
+	if (c == INT_MIN || c >= 0 || !machine_driver(m, &ver, &max_cuda))
 		return NULL;
-	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, older than CUDA %s",
-			    m->inv->driver.effective_version, m->inv->driver.max_cuda, cuda);
+	return arena_printf(a, "the driver here (%s) supports CUDA up to %s, older than CUDA %s", ver, max_cuda, cuda);
 }
 
 /* Every PyTorch on the machine is a CUDA build (torch/version.py names its CUDA): not a CPU wheel. */
@@ -532,6 +549,16 @@ static const char *check_some_driver(struct arena *a, const struct explain_machi
 				    : NULL;
 }
 
+/* A Windows system has no /dev/nvidia* nodes, no nvidia-uvm module and no ld.so: the causes made of
+ * them cannot be its. */
+static const char *check_linux_system(struct arena *a, const struct explain_machine *m, struct explain_result *r)
+{
+	(void)r;
+	return m->os == OS_WINDOWS ? arena_printf(a, "this is a Windows system: no /dev/nvidia* device nodes, kernel "
+						     "modules or ld.so to be at fault")
+				   : NULL;
+}
+
 /* check read GPU libraries here and found none that lacks glibc (neither glibc-on-musl nor no-libc):
  * glibc's programs can start on this system, it is no musl image. Nothing on an empty tree, nor on
  * a live host outside a container: a message from a container (an Alpine image) did not run here. */
@@ -559,6 +586,7 @@ static const struct {
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
 	{ "driver-versions-agree", check_driver_versions_agree }, { "no-compat-lib", check_no_compat_lib },
 	{ "driver-covers-runtimes", check_driver_covers_runtimes }, { "some-driver", check_some_driver },
+	{ "linux-system", check_linux_system },
 	{ "glibc-present", check_glibc_present },
 };
 

@@ -1238,6 +1238,33 @@ T
 	jq -e '[.causes[] | select(.id == "driver-too-old") | .ruled_out_because // ""][0] | test("no nvcuda.dll") | not' <<<"$output"
 }
 
+# A Windows system's driver is its nvcuda.dll in System32: one whose version resource names a
+# driver is no "no driver", one new enough for the CUDA a framework was built for is no driver too
+# old for it, and a cause made of /dev/nvidia* nodes is no Windows system's (set 62's d-09)
+@test "Windows with nvcuda.dll of driver 516.94 and a cu113 torch: no-driver, framework-driver-too-old and device-node-permission ruled out" {
+	win_cudnn_tree
+	[ -f "$WINFIX/x64/drv516/nvcuda.dll" ] || skip_fixture "windres missing: no nvcuda.dll with a version resource"
+	wintree_put "$R" 'C:\Windows\System32' x64/drv516/nvcuda.dll
+	venv='C:\Users\u\venv'
+	sp="$R/Users/u/venv/Lib/site-packages"
+	mkdir -p "$sp/torch" "$sp/torch-1.12.1+cu113.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 1.12.1+cu113\n' >"$sp/torch-1.12.1+cu113.dist-info/METADATA"
+	printf "__version__ = '1.12.1+cu113'\ncuda = '11.3'\n" >"$sp/torch/version.py"
+	: >"$sp/torch/__init__.py"
+	printf 'home = C:\\Python310\nversion = 3.10.6\n' >"$R/Users/u/venv/pyvenv.cfg"
+	wintree_env "$env_file" "VIRTUAL_ENV=$venv" 'Path=C:\Windows\system32;C:\Windows'
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python "$venv" --json "AssertionError: Torch is not able to use GPU"
+	[ "$(cause_conf no-driver)" = ruled-out ]
+	[ "$(cause_conf framework-driver-too-old)" = ruled-out ]
+	[ "$(cause_conf device-node-permission)" = ruled-out ]
+	jq -e '[.causes[] | select(.id == "no-driver") | .ruled_out_because][0] | test("driver 516.94")' <<<"$output"
+	jq -e '[.causes[] | select(.id == "device-node-permission") | .ruled_out_because][0] | test("Windows system")' <<<"$output"
+	# an nvcuda.dll without a version resource proves no driver
+	wintree_put "$R" 'C:\Windows\System32' x64/nvcuda.dll
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python "$venv" --json "AssertionError: Torch is not able to use GPU"
+	[ "$(cause_conf no-driver)" != ruled-out ]
+}
+
 # Driver 535 (Debian's real libcuda) loaded, its libcuda in DIR of the root with the soname link,
 # and LD_LIBRARY_PATH=DIR: a driver the loader reaches only through the environment
 driver_535_only_through_env() {
