@@ -121,7 +121,7 @@ static const char *fill(struct arena *a, const struct explain_result *r, const c
 	} dflt[] = {
 		{ "lib", "the library" },     { "dll", "the DLL" },         { "libmajor", "required" },
 		{ "found", "an older version" }, { "built", "the build's version" },
-		{ "cuda", "the required CUDA" },
+		{ "cuda", "the required CUDA" }, { "symbol", "a symbol" },
 	};
 	char *out = arena_strdup(a, "");
 	const char *s = tmpl;
@@ -549,14 +549,25 @@ static const char *check_some_driver(struct arena *a, const struct explain_machi
 				    : NULL;
 }
 
+/* Whether the message shows Linux: a shared object (.so), a /dev/nvidia* node or ld.so; on a Windows
+ * host such a message came from WSL 2 or a Linux container (Docker Desktop), not from Windows. */
+static bool linux_message(const struct explain_message *msg)
+{
+	for (size_t i = 0; i < msg->n_facts; i++)
+		if (msg->facts[i].kind == EXF_LIB && msg->facts[i].lib.os == 'l')
+			return true;
+	return msg->line && (ci_has(msg->line, "/dev/nvidia") || ci_has(msg->line, "ld.so") ||
+			     ci_has(msg->line, "nvidia-uvm") || ci_has(msg->line, "nvidia_uvm"));
+}
+
 /* A Windows system has no /dev/nvidia* nodes, no nvidia-uvm module and no ld.so: the causes made of
- * them cannot be its. */
+ * them cannot be its, unless the message itself is a Linux one (WSL 2, a Linux container). */
 static const char *check_linux_system(struct arena *a, const struct explain_machine *m, struct explain_result *r)
 {
-	(void)r;
-	return m->os == OS_WINDOWS ? arena_printf(a, "this is a Windows system: no /dev/nvidia* device nodes, kernel "
-						     "modules or ld.so to be at fault")
-				   : NULL;
+	if (m->os != OS_WINDOWS || (r->msg && linux_message(r->msg)))
+		return NULL;
+	return arena_printf(a, "this is a Windows system: no /dev/nvidia* device nodes, kernel modules or ld.so to "
+			       "be at fault");
 }
 
 /* check read GPU libraries here and found none that lacks glibc (neither glibc-on-musl nor no-libc):

@@ -1259,6 +1259,10 @@ T
 	[ "$(cause_conf device-node-permission)" = ruled-out ]
 	jq -e '[.causes[] | select(.id == "no-driver") | .ruled_out_because][0] | test("driver 516.94")' <<<"$output"
 	jq -e '[.causes[] | select(.id == "device-node-permission") | .ruled_out_because][0] | test("Windows system")' <<<"$output"
+	# a message that names a /dev/nvidia* node came from WSL 2 or a Linux container on this host
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "failed to open /dev/nvidia-uvm: No such file or directory"
+	[ "$(cause_conf nvidia-uvm-missing)" != ruled-out ]
+	[ "$(cause_conf nvidia-uvm-missing)" != null ]
 	# an nvcuda.dll without a version resource proves no driver
 	wintree_put "$R" 'C:\Windows\System32' x64/nvcuda.dll
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --python "$venv" --json "AssertionError: Torch is not able to use GPU"

@@ -2645,6 +2645,15 @@ static const struct form_case set61_forms[] = {
 	{ "CUDA Extension not installed.", "cuda-toolkit-not-found" },
 	{ "RuntimeError: Library cublasLt is not initialized", "lib-not-found" },
 	{ "nvc++-Error-Switch -gpu with unknown keyword cc90", "gpu-unsupported-by-toolkit" },
+	{ "pgf90-Error-Switch -Mcuda with unknown keyword cc80", "gpu-unsupported-by-toolkit" },
+	{ "RuntimeError: Library cuda is not initialized", "no-driver" },
+	{ "CUDA kernels for auto_gptq are not installed, this will result in very slow inference speed",
+	  "cuda-toolkit-not-found" },
+	{ "vmiop_log: Guest VGX version(2.0) and Host VGX version(1.1) do not match", "driver-gpu-unsupported" },
+	/* LibTorch's CUDA target of a CPU-only LibTorch */
+	{ "  Target \"example-app\" links to:\n\n    torch::cudart\n\n  but the target was not found.", "framework-cpu-build" },
+	/* another tool's "unsupported CUDA version" with more after it is not R torch's */
+	{ "Unsupported CUDA version \"13.1\" (expected 12.x or 13.x).", "not nvcc-framework-mismatch" },
 	{ "Xid 78: Guest driver is incompatible with host driver", "driver-gpu-unsupported" },
 	{ "tf$config$list_physical_devices('GPU') # But this returns an empty list", "tf-windows-native-gpu" },
 	{ "exception trying to load libnvrtc.so (not found)", "lib-not-found" },
@@ -2666,9 +2675,15 @@ static const struct form_case set62_forms[] = {
 	{ "what():  Dummy neural net backend: NeuralNet::loadModelFile unimplemented", "framework-cpu-build" },
 	{ "ModuleNotFoundError: No module named 'pyarrow._cuda'", "framework-cpu-build" },
 	{ "[WARNING] CUDA version of FSL \"eddy\" present on system, but does not execute successfully", "lib-not-found" },
-	/* strace's view of a library search: each directory tried is the library not found */
-	{ "openat(AT_FDCWD, \"/usr/lib/libnvrtc.so.12\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)",
-	  "lib-not-found" },
+	/* strace's view of a library search is no failure: ld.so misses in several directories before
+	 * it finds a library (and /etc/ld.so.preload is absent almost everywhere) */
+	{ "openat(AT_FDCWD, \"/etc/ld.so.preload\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)",
+	  "not recognised" },
+	{ "openat(AT_FDCWD, \"/usr/lib/tls/libnvrtc.so.12\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)",
+	  "not recognised" },
+	{ "os.environ['CUDA_VISIBLE_DEVICES'] = '0-3'", "cuda-visible-devices-hides" },
+	{ "CUDA_VISIBLE_DEVICES=0,2-3 python train.py", "cuda-visible-devices-hides" },
+	{ "Error: failed to create containerd task: OCI runtime create failed: unknown", "container-toolkit-missing" },
 	/* an ABI-suffixed entry point is judged by the drivers read (data/driver_symbols.tsv): CUDA 11.0's
 	 * cuIpcOpenMemHandle_v2 is a driver too old, CUDA 4's cuEventDestroy_v2 (in every driver) a stub */
 	{ "undefined symbol: cuEventDestroy_v2", "stub-libcuda" },
@@ -2680,6 +2695,10 @@ static void test_set62_forms(void **state)
 	expect_first_findings(set62_forms, sizeof set62_forms / sizeof set62_forms[0]);
 	assert_string_equal(first_cause_key("clinfo: Number of platforms 0"), "opencl-icd-missing");
 	assert_string_equal(first_cause_key("what():  Dummy neural net backend"), "built-without-gpu-backend");
+	/* pyarrow's fix is conda-forge's CUDA build of Arrow, not another framework's GPU package */
+	assert_string_equal(first_cause_key("ModuleNotFoundError: No module named 'pyarrow._cuda'"), "pyarrow-cpu-build");
+	assert_string_equal(first_cause_key("dwifslpreproc: CUDA version of 'eddy' was not successful; attempting OpenMP version"),
+			    "fsl-eddy-cuda-runtime");
 	/* the IPC call's failure is still read as one */
 	assert_string_equal(first_cause_key("cuIpcOpenMemHandle failed: invalid argument"), "visible-devices-hides");
 }
@@ -2690,6 +2709,8 @@ static void test_set61_forms(void **state)
 	expect_first_findings(set61_forms, sizeof set61_forms / sizeof set61_forms[0]);
 	assert_string_equal(first_cause_key("CUDA extensions not installed"), "ext-built-without-cuda");
 	assert_string_equal(first_cause_key("Unsupported CUDA version \"10.0\""), "r-torch-cuda-unsupported");
+	assert_string_equal(first_cause_key("nvc++-Error-Switch -gpu with unknown keyword cc90"), "nvhpc-too-old-for-gpu");
+	assert_string_equal(first_cause_key("RuntimeError: Library cudart is not initialized"), "cpm-kernels-cuda-libs");
 	/* two blank lines end the open line: no join across a paragraph */
 	assert_null(first_message("  Target \"app\" links to:\n\n\n    CUDA::cublas"));
 }
