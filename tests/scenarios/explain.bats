@@ -1532,12 +1532,13 @@ CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed?"
 	[[ "$(jq -r '.causes[] | select(.id == "lib-not-found") | .summary' <<<"$output")" == "libcudnn.so.8 is not on the loader's search path"* ]]
 }
 
-@test "cue words: a hang on a GPU of the newest generation is a build without its architecture; on an older one, the driver's JIT" {
+@test "cue words: a hang on a GPU of the newest generation is a build without its architecture; on an older one, the driver's JIT; a bare crash, two releases mixed" {
 	# MESSAGE|FIRST CAUSE; a Quadro RTX 5000 is Turing, no newest-generation GPU
 	local c
 	for c in "interpolation is stuck on my RTX 5070 Ti|framework-gpu-arch" \
 		"the first epoch is stuck for minutes on my RTX 4090|ptx-jit-only" \
-		"training is stuck on my Quadro RTX 5000|ptx-jit-only"; do
+		"training is stuck on my Quadro RTX 5000|ptx-jit-only" \
+		"Floating point exception (core dumped)|pip-nvidia-shadowed"; do
 		explain_here "${c%|*}"
 		[ "$(jq -r '.causes[0].id' <<<"$output")" = "${c##*|}" ]
 	done

@@ -2703,6 +2703,34 @@ static void test_set62_forms(void **state)
 	assert_string_equal(first_cause_key("cuIpcOpenMemHandle failed: invalid argument"), "visible-devices-hides");
 }
 
+/* set 63: quantum simulators' and other packages' CPU builds, xformers' capability check,
+ * libraries that load NVRTC or their plug-ins themselves, a bare crash, a GPU not found verb first */
+static const struct form_case set63_forms[] = {
+	{ "RuntimeError: Simulation device \"GPU\" is not supported on this system", "framework-cpu-build" },
+	{ "ImportError: cannot import name 'QuantumStateGpu' from 'qulacs' (/x/site-packages/qulacs/__init__.py)",
+	  "framework-cpu-build" },
+	{ "ImportError: cannot import name 'StateVector' from 'qulacs'", "not recognised" },
+	{ "Running on CPU now! Make sure your PyTorch version matches your CUDA", "torch-cpu-build" },
+	{ "requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)", "framework-gpu-arch" },
+	{ "ThrustRTC example failed execution - Loading libnvrtc failed. cuMemAlloc() failed with Error code: 2",
+	  "lib-not-found" },
+	{ "Unable to load CPU plugin!\nPlease check for proper libhmsbeagle installation.", "lib-not-found" },
+	{ "Floating point exception (core dumped)", "not recognised" }, /* a cue: only the CLI pipeline speaks */
+	{ "Seldon image not able to find GPU devices", "framework-cpu-build" },
+	/* "could not find" a DLL whose name starts with cuda is no GPU not found */
+	{ "Could not find cudart64_110.dll", "dll-not-found" },
+};
+
+static void test_set63_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set63_forms, sizeof set63_forms / sizeof set63_forms[0]);
+	assert_string_equal(first_cause_key("RuntimeError: Simulation device \"GPU\" is not supported on this system"),
+			    "qiskit-aer-cpu");
+	assert_string_equal(first_cause_key("Loading libnvrtc failed."), "nvrtc-not-found");
+	assert_string_equal(first_cause_key("Please check for proper libhmsbeagle installation."), "beagle-plugin-path");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -2899,6 +2927,7 @@ int main(void)
 		cmocka_unit_test(test_set60_forms),
 		cmocka_unit_test(test_set61_forms),
 		cmocka_unit_test(test_set62_forms),
+		cmocka_unit_test(test_set63_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
