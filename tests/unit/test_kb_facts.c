@@ -173,6 +173,9 @@ static void gpus_and_compute_capabilities(void **state)
 	assert_int_equal(kb_gpu_lookup("Quadro RTX 6000")->cc_major * 10 + kb_gpu_lookup("Quadro RTX 6000")->cc_minor, 75);
 	assert_int_equal(kb_gpu_lookup("NVIDIA RTX 6000 Ada Generation")->cc_minor, 9);
 	assert_int_equal(kb_gpu_lookup("NVIDIA GB10")->cc_minor, 1);
+	/* an RTX 2050 (a laptop GA107) is Ampere despite its number; an H20 is Hopper, not an H200 */
+	assert_int_equal(kb_gpu_lookup("NVIDIA GeForce RTX 2050")->cc_major * 10 + kb_gpu_lookup("NVIDIA GeForce RTX 2050")->cc_minor, 86);
+	assert_string_equal(kb_gpu_lookup("NVIDIA H20")->name, "NVIDIA H20");
 	/* a virtual GPU's profile names its board (NVIDIA vGPU: BOARD-<framebuffer GB><series>) */
 	g = kb_gpu_lookup("GRID A100-40C");
 	assert_non_null(g);
