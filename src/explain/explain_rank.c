@@ -1361,10 +1361,21 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 			m->resolve(m->cookie, a, path, &res);
 	}
 	int rank[EXPLAIN_MAX_CAUSES];
+	/* on a Windows system a library the message does not name as a .so is a DLL: each cause's
+	 * Windows reading (the on_windows column: lib-not-found is dll-not-on-path there), unless the
+	 * message shows Linux (WSL 2, a Linux container) */
+	bool windows_reading = machine && m->os == OS_WINDOWS && m->cat && !linux_message(msg);
 	for (size_t i = 0; i < msg->n_cands; i++) {
 		size_t k = r->n_causes;
-		rank[k] = add_candidate(a, machine ? m : NULL, r, &res, msg->cands[i].cause, msg->cands[i].score,
-					msg->cands[i].because);
+		const struct explain_cause_def *c = msg->cands[i].cause;
+		const struct explain_cause_def *w =
+			windows_reading && c->on_windows && *c->on_windows ? explain_cause_lookup(m->cat, c->on_windows) : NULL;
+		bool dup = false;
+		for (size_t j = 0; w && j < r->n_causes; j++)
+			dup |= r->causes[j].def == w;
+		if (dup)
+			continue;
+		rank[k] = add_candidate(a, machine ? m : NULL, r, &res, w ? w : c, msg->cands[i].score, msg->cands[i].because);
 	}
 	if (machine) {
 		/* the DLL named by its path imports a CUDA DLL of a release that is not installed, while

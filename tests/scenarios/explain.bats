@@ -1269,6 +1269,19 @@ T
 	[ "$(cause_conf no-driver)" != ruled-out ]
 }
 
+# On a Windows system a library the message names without .so is a DLL: the loader causes are the
+# Windows loader's (the on_windows column), unless the message itself shows Linux (set 63's d-04)
+@test "Windows tree: 'cublas library not found' is read with the DLL causes; a .so message keeps the Linux ones" {
+	win_cudnn_tree
+	wintree_env "$env_file" "CUDA_PATH=$cuda11" "Path=C:\\Windows\\system32;C:\\Windows;$cuda11\\bin"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "OSError: cublas library not found"
+	jq -e '.causes | length > 0' <<<"$output"
+	jq -e '[.causes[].id] | all(startswith("lib-") | not)' <<<"$output"
+	jq -e '[.causes[].id] | any(startswith("dll-"))' <<<"$output"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "OSError: libcublas.so.11: cannot open shared object file: No such file or directory"
+	jq -e '[.causes[].id] | any(startswith("lib-"))' <<<"$output"
+}
+
 # Driver 535 (Debian's real libcuda) loaded, its libcuda in DIR of the root with the soname link,
 # and LD_LIBRARY_PATH=DIR: a driver the loader reaches only through the environment
 driver_535_only_through_env() {
