@@ -2731,6 +2731,20 @@ static void test_set63_forms(void **state)
 	assert_string_equal(first_cause_key("Please check for proper libhmsbeagle installation."), "beagle-plugin-path");
 }
 
+/* set 64: CatBoost's CUDA manager check, a CPU build of torch said in words, DJL's native load */
+static const struct form_case set64_forms[] = {
+	{ "CatboostError: catboost/cuda/cuda_lib/cuda_manager.cpp:199: Condition violated: `State == nullptr'",
+	  "driver-too-old" },
+	{ "trying to `pip install torch` resulted in the CPU version of torch stable.", "torch-cpu-build" },
+	{ "ai.djl.engine.EngineException: Failed to load PyTorch native library", "lib-wrong-major" },
+};
+
+static void test_set64_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set64_forms, sizeof set64_forms / sizeof set64_forms[0]);
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -2928,6 +2942,7 @@ int main(void)
 		cmocka_unit_test(test_set61_forms),
 		cmocka_unit_test(test_set62_forms),
 		cmocka_unit_test(test_set63_forms),
+		cmocka_unit_test(test_set64_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
