@@ -549,15 +549,21 @@ static const char *check_some_driver(struct arena *a, const struct explain_machi
 				    : NULL;
 }
 
-/* Whether the message shows Linux: a shared object (.so), a /dev/nvidia* node or ld.so; on a Windows
- * host such a message came from WSL 2 or a Linux container (Docker Desktop), not from Windows. */
+/* Whether the message shows Linux: a shared object (.so), a /dev/nvidia* node, ld.so or its
+ * variables, glibc's symbol versions, a Unix path or the linker's -l; on a Windows host such a
+ * message came from WSL 2 or a Linux container (Docker Desktop), not from Windows. */
 static bool linux_message(const struct explain_message *msg)
 {
+	static const char *const marks[] = { "/dev/nvidia", "ld.so",	   "nvidia-uvm", "nvidia_uvm", "ld_library_path",
+					     "ldconfig",    "glibc",	   "/usr/",	 "/opt/",	"/lib",
+					     "core dumped", "/usr/bin/ld", " -l" };
 	for (size_t i = 0; i < msg->n_facts; i++)
 		if (msg->facts[i].kind == EXF_LIB && msg->facts[i].lib.os == 'l')
 			return true;
-	return msg->line && (ci_has(msg->line, "/dev/nvidia") || ci_has(msg->line, "ld.so") ||
-			     ci_has(msg->line, "nvidia-uvm") || ci_has(msg->line, "nvidia_uvm"));
+	for (size_t i = 0; msg->line && i < sizeof marks / sizeof marks[0]; i++)
+		if (ci_has(msg->line, marks[i]))
+			return true;
+	return false;
 }
 
 /* A Windows system has no /dev/nvidia* nodes, no nvidia-uvm module and no ld.so: the causes made of
@@ -1371,8 +1377,8 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 		const struct explain_cause_def *w =
 			windows_reading && c->on_windows && *c->on_windows ? explain_cause_lookup(m->cat, c->on_windows) : NULL;
 		bool dup = false;
-		for (size_t j = 0; w && j < r->n_causes; j++)
-			dup |= r->causes[j].def == w;
+		for (size_t j = 0; j < r->n_causes; j++)
+			dup |= r->causes[j].def == (w ? w : c);
 		if (dup)
 			continue;
 		rank[k] = add_candidate(a, machine ? m : NULL, r, &res, w ? w : c, msg->cands[i].score, msg->cands[i].because);

@@ -2717,8 +2717,22 @@ static const struct form_case set63_forms[] = {
 	{ "Unable to load CPU plugin!\nPlease check for proper libhmsbeagle installation.", "lib-not-found" },
 	{ "Floating point exception (core dumped)", "not recognised" }, /* a cue: only the CLI pipeline speaks */
 	{ "Seldon image not able to find GPU devices", "framework-cpu-build" },
-	/* "could not find" a DLL whose name starts with cuda is no GPU not found */
+	/* "could not find" a DLL whose name starts with cuda is no GPU not found, nor a tool named GPU... */
 	{ "Could not find cudart64_110.dll", "dll-not-found" },
+	{ "Could not find GPUtil module", "not recognised" },
+	{ "cannot find gpustat: command not found", "not recognised" },
+	/* ... and a specific error after "cannot use GPU:" keeps its own reading */
+	{ "cannot use GPU: CUDA driver version is insufficient for CUDA runtime version", "driver-too-old" },
+	/* a name that merely contains gpu or cuda is API drift, not a CPU build */
+	{ "ImportError: cannot import name 'is_torch_cuda_available' from 'transformers.utils'", "not recognised" },
+	/* xformers' dump where the extension did not load: the capability line is incidental */
+	{ "`cutlassF` is not supported because:\n    xFormers wasn't build with CUDA support\n`flshattF@v2.3.6` is not "
+	  "supported because:\n    requires device with capability > (8, 0) but your GPU has capability (7, 5) (too old)",
+	  "not framework-gpu-arch" },
+	/* lightning.qubit needs no CUDA */
+	{ "UserWarning: Pre-compiled binaries for lightning.qubit are not available.", "not recognised" },
+	{ "AerError: 'Invalid simulation device GPU. Available devices are: ['CPU']'", "framework-cpu-build" },
+	{ "Failed to load BEAGLE library: no hmsbeagle-jni in java.library.path", "lib-not-found" },
 };
 
 static void test_set63_forms(void **state)
