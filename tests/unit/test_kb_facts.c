@@ -80,6 +80,8 @@ static void jetson_l4t_releases(void **state)
 	(void)state;
 	assert_string_equal(kb_l4t_lookup("35.4.1")->jetpack, "5.1.2");
 	assert_string_equal(kb_l4t_lookup("35.4.1")->cuda, "11.4");
+	/* Jetson Thor's Jetson Linux 38.x runs CUDA 13.0 (a later 38.y takes 38.2's row) */
+	assert_string_equal(kb_l4t_lookup("38.4.0")->cuda, "13.0");
 	assert_string_equal(kb_l4t_lookup("32.7.1")->cuda, "10.2");
 	assert_string_equal(kb_l4t_lookup("32.2.1")->cuda, "10.0");
 	assert_string_equal(kb_l4t_lookup("36.3.0")->cuda, "12.2");
@@ -176,6 +178,8 @@ static void gpus_and_compute_capabilities(void **state)
 	/* an RTX 2050 (a laptop GA107) is Ampere despite its number; an H20 is Hopper, not an H200 */
 	assert_int_equal(kb_gpu_lookup("NVIDIA GeForce RTX 2050")->cc_major * 10 + kb_gpu_lookup("NVIDIA GeForce RTX 2050")->cc_minor, 86);
 	assert_string_equal(kb_gpu_lookup("NVIDIA H20")->name, "NVIDIA H20");
+	/* AWS g5g's T4G is the T4's chip */
+	assert_int_equal(kb_gpu_lookup("NVIDIA T4G")->cc_major * 10 + kb_gpu_lookup("NVIDIA T4G")->cc_minor, 75);
 	/* a virtual GPU's profile names its board (NVIDIA vGPU: BOARD-<framebuffer GB><series>) */
 	g = kb_gpu_lookup("GRID A100-40C");
 	assert_non_null(g);
