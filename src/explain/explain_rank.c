@@ -576,6 +576,18 @@ static const char *check_linux_system(struct arena *a, const struct explain_mach
 			       "be at fault");
 }
 
+static bool machine_known(const struct explain_machine *m);
+
+/* The converse: a cause that exists only on native Windows (TensorFlow's CPU-only wheels there)
+ * cannot be a Linux target's, WSL's included. */
+static const char *check_windows_system(struct arena *a, const struct explain_machine *m, struct explain_result *r)
+{
+	(void)r;
+	if (m->os == OS_WINDOWS || !machine_known(m))
+		return NULL;
+	return arena_printf(a, "this is a Linux system%s, not native Windows", m->inv->driver.wsl ? " (WSL)" : "");
+}
+
 /* check read GPU libraries here and found none that lacks glibc (neither glibc-on-musl nor no-libc):
  * glibc's programs can start on this system, it is no musl image. Nothing on an empty tree, nor on
  * a live host outside a container: a message from a container (an Alpine image) did not run here. */
@@ -603,7 +615,7 @@ static const struct {
 	{ "host-compiler-supported", check_host_compiler_supported }, { "no-stubs-on-path", check_no_stubs_on_path },
 	{ "driver-versions-agree", check_driver_versions_agree }, { "no-compat-lib", check_no_compat_lib },
 	{ "driver-covers-runtimes", check_driver_covers_runtimes }, { "some-driver", check_some_driver },
-	{ "linux-system", check_linux_system },
+	{ "linux-system", check_linux_system },   { "windows-system", check_windows_system },
 	{ "glibc-present", check_glibc_present },
 };
 

@@ -89,6 +89,20 @@ Failed to initialize NVML: Driver/library version mismatch'
 	jq -e '.causes[0].evidence | map(test("550.54.15")) | any' <<<"$output"
 }
 
+# TensorFlow's CPU-only Windows wheels are native Windows' alone: on a Linux target that reading is
+# ruled out, and the empty GPU list is read by what the target shows (set 64's e-05, a Jetson)
+@test "TensorFlow's empty GPU list on a Linux target: tf-windows-native-gpu ruled out; with an empty root, not" {
+	install_driver_535
+	proc_version "$root" 535.309.01
+	explain_here ">>> tf.config.list_physical_devices('GPU')
+[]"
+	[ "$(cause_conf tf-windows-native-gpu)" = ruled-out ]
+	jq -e '[.causes[] | select(.id == "tf-windows-native-gpu") | .ruled_out_because][0] | test("Linux system")' <<<"$output"
+	run_strict "$CUDX" explain --no-probe --root "$BATS_TEST_TMPDIR" --json ">>> tf.config.list_physical_devices('GPU')
+[]"
+	[ "$(first_cause)" = "tf-windows-native-gpu medium" ]
+}
+
 @test "kernel module and user space of one release (535): a mismatch is ruled out for an initialization error; module 550 with user-space 535 confirms it" {
 	install_driver_535
 	proc_version "$root" 535.309.01
