@@ -80,8 +80,6 @@ static void jetson_l4t_releases(void **state)
 	(void)state;
 	assert_string_equal(kb_l4t_lookup("35.4.1")->jetpack, "5.1.2");
 	assert_string_equal(kb_l4t_lookup("35.4.1")->cuda, "11.4");
-	/* Jetson Thor's Jetson Linux 38.x runs CUDA 13.0 (a later 38.y takes 38.2's row) */
-	assert_string_equal(kb_l4t_lookup("38.4.0")->cuda, "13.0");
 	assert_string_equal(kb_l4t_lookup("32.7.1")->cuda, "10.2");
 	assert_string_equal(kb_l4t_lookup("32.2.1")->cuda, "10.0");
 	assert_string_equal(kb_l4t_lookup("36.3.0")->cuda, "12.2");
