@@ -552,16 +552,38 @@ static const char *check_some_driver(struct arena *a, const struct explain_machi
 /* Whether the message shows Linux: a shared object (.so), a /dev/nvidia* node, ld.so or its
  * variables, glibc's symbol versions, a Unix path or the linker's -l; on a Windows host such a
  * message came from WSL 2 or a Linux container (Docker Desktop), not from Windows. */
+static bool windows_message(const struct explain_message *msg);
+
 static bool linux_message(const struct explain_message *msg)
 {
-	static const char *const marks[] = { "/dev/nvidia", "ld.so",	   "nvidia-uvm", "nvidia_uvm", "ld_library_path",
-					     "ldconfig",    "glibc",	   "/usr/",	 "/opt/",	"/lib",
-					     "core dumped", "/usr/bin/ld", " -l" };
+	if (windows_message(msg)) /* a DLL or a Windows code: Windows', whatever its paths look like */
+		return false;
+	static const char *const marks[] = { "/dev/nvidia",
+					     "ld.so",
+					     "nvidia-uvm",
+					     "nvidia_uvm",
+					     "ld_library_path",
+					     "ldconfig",
+					     "glibc",
+					     "core dumped",
+					     "/usr/bin/ld",
+					     "cannot find -l",
+					     "shared object",
+					     "elfclass",
+					     "wrong elf",
+					     "version `",
+					     "undefined symbol",
+					     "error while loading shared libraries" };
+	/* Unix directories, case as written: a Windows path with forward slashes has Lib, not lib */
+	static const char *const dirs[] = { "/usr/", "/opt/", "/lib/", "/lib64/", "/home/", "/etc/" };
 	for (size_t i = 0; i < msg->n_facts; i++)
 		if (msg->facts[i].kind == EXF_LIB && msg->facts[i].lib.os == 'l')
 			return true;
 	for (size_t i = 0; msg->line && i < sizeof marks / sizeof marks[0]; i++)
 		if (ci_has(msg->line, marks[i]))
+			return true;
+	for (size_t i = 0; msg->line && i < sizeof dirs / sizeof dirs[0]; i++)
+		if (strstr(msg->line, dirs[i]))
 			return true;
 	return false;
 }
@@ -583,7 +605,7 @@ static bool machine_known(const struct explain_machine *m);
 static const char *check_windows_system(struct arena *a, const struct explain_machine *m, struct explain_result *r)
 {
 	(void)r;
-	if (m->os == OS_WINDOWS || !machine_known(m))
+	if (m->os == OS_WINDOWS || !(machine_known(m) || m->inv->driver.wsl))
 		return NULL;
 	return arena_printf(a, "this is a Linux system%s, not native Windows", m->inv->driver.wsl ? " (WSL)" : "");
 }
@@ -1383,9 +1405,14 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	 * Windows reading (the on_windows column: lib-not-found is dll-not-on-path there), unless the
 	 * message shows Linux (WSL 2, a Linux container) */
 	bool windows_reading = machine && m->os == OS_WINDOWS && m->cat && !linux_message(msg);
+	/* and a Linux message there is not the Windows loader's: its DLL causes go (the Windows
+	 * tree's DLL findings would confirm them for a message they are not about) */
+	bool linux_on_windows = machine && m->os == OS_WINDOWS && linux_message(msg);
 	for (size_t i = 0; i < msg->n_cands; i++) {
 		size_t k = r->n_causes;
 		const struct explain_cause_def *c = msg->cands[i].cause;
+		if (linux_on_windows && strncmp(c->finding, "dll-", 4) == 0)
+			continue;
 		const struct explain_cause_def *w =
 			windows_reading && c->on_windows && *c->on_windows ? explain_cause_lookup(m->cat, c->on_windows) : NULL;
 		bool dup = false;

@@ -1295,8 +1295,19 @@ T
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "OSError: libcublas.so.11: cannot open shared object file: No such file or directory"
 	jq -e '[.causes[].id] | any(startswith("lib-"))' <<<"$output"
 	# glibc's symbol versions are ELF's: a Linux message, whatever the host
-	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "version \`GLIBCXX_3.4.30' not found"
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "version \`CXXABI_1.3.13' not found"
+	jq -e '.causes | length > 0' <<<"$output"
 	jq -e '[.causes[].id] | all(startswith("dll-") | not)' <<<"$output"
+	# glibc's loader sentence without the library's name on its line is Linux's too
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "cannot open shared object file: No such file or directory"
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = lib-not-found ]
+	# a DLL or a Windows code makes a message Windows', whatever its paths look like
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json ".../llama_cpp/lib/ggml-base.dll: [WinError 127] The specified procedure could not be found."
+	[ "$(jq -r '.causes[0].id' <<<"$output")" = dll-proc-not-found ]
+	# a Windows path written with forward slashes (Lib, not lib) is no Unix path
+	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "OSError: cublas library not found (looked in D:/ai/python_embeded/Lib/site-packages/torch/lib)"
+	jq -e '[.causes[].id] | any(startswith("dll-"))' <<<"$output"
+	jq -e '[.causes[].id] | all(startswith("lib-") | not)' <<<"$output"
 	# two causes that read as the same DLL cause are one
 	run_strict "$CUDX" explain --no-probe --root "$R" --env "$env_file" --json "ImportError: cublas library not found. Failed to load the native TensorFlow runtime."
 	jq -e '[.causes[].id] | length == (unique | length)' <<<"$output"

@@ -2720,6 +2720,11 @@ static const struct form_case set63_forms[] = {
 	/* "could not find" a DLL whose name starts with cuda is no GPU not found, nor a tool named GPU... */
 	{ "Could not find cudart64_110.dll", "dll-not-found" },
 	{ "Could not find GPUtil module", "not recognised" },
+	{ "Error: could not find gpu.yaml", "not recognised" },
+	{ "Could not find GPU/CPU affinity mask", "not recognised" },
+	{ "Could not find CUDA device 1", "framework-cpu-build" },
+	{ "ImportError: cannot import name 'to_gpu' from 'chainer.cuda'", "not recognised" },
+	{ "it keeps installing the cpu only version of pytorch", "torch-cpu-build" },
 	{ "cannot find gpustat: command not found", "not recognised" },
 	/* ... and a specific error after "cannot use GPU:" keeps its own reading */
 	{ "cannot use GPU: CUDA driver version is insufficient for CUDA runtime version", "driver-too-old" },
