@@ -245,6 +245,14 @@ static const char *check_versioned_copy_absent(struct arena *a, const struct exp
 			    lib);
 }
 
+/* A Windows system's driver: its nvcuda.dll in System32 (no kernel module to read), when its version
+ * resource names a driver release (a file without one is no evidence); NULL elsewhere. */
+static const char *windows_driver(const struct explain_machine *m)
+{
+	const struct windows_inventory *w = m->os == OS_WINDOWS ? m->inv->windows : NULL;
+	return w && w->nvcuda_path ? w->driver_version : NULL;
+}
+
 static const char *check_driver_present(struct arena *a, const struct explain_machine *m,
 					struct explain_result *r)
 {
@@ -254,12 +262,8 @@ static const char *check_driver_present(struct arena *a, const struct explain_ma
 				    d->kernel_version);
 	if (d->wsl && !d->wsl1 && d->libcuda_path && !d->libcuda_is_stub)
 		return arena_printf(a, "the WSL driver library is present here: %s", d->libcuda_path);
-	/* a Windows system's driver is its nvcuda.dll in System32 (no kernel module to read), when its
-	 * version resource names a driver release: a file without one is no evidence */
-	const struct windows_inventory *w = m->os == OS_WINDOWS ? m->inv->windows : NULL;
-	if (w && w->nvcuda_path && w->driver_version)
-		return arena_printf(a, "the driver's nvcuda.dll is installed here: driver %s", w->driver_version);
-	return NULL;
+	const char *w = windows_driver(m);
+	return w ? arena_printf(a, "the driver's nvcuda.dll is installed here: driver %s", w) : NULL;
 }
 
 /* The driver here: its version and the newest CUDA it supports (the kernel module's, else the
@@ -270,11 +274,8 @@ static bool machine_driver(const struct explain_machine *m, const char **ver, co
 	const struct driver_info *d = &m->inv->driver;
 	*ver = d->effective_version;
 	*max_cuda = d->max_cuda;
-	const struct windows_inventory *w = m->os == OS_WINDOWS ? m->inv->windows : NULL;
-	if (!*ver && w && w->driver_version) {
-		*ver = w->driver_version;
+	if (!*ver && (*ver = windows_driver(m)))
 		*max_cuda = kb_driver_max_cuda(*ver, OS_WINDOWS);
-	}
 	return *ver && *max_cuda;
 }
 
@@ -1403,11 +1404,12 @@ void explain_rank(struct arena *a, const struct explain_machine *m, const struct
 	int rank[EXPLAIN_MAX_CAUSES];
 	/* on a Windows system a library the message does not name as a .so is a DLL: each cause's
 	 * Windows reading (the on_windows column: lib-not-found is dll-not-on-path there), unless the
-	 * message shows Linux (WSL 2, a Linux container) */
-	bool windows_reading = machine && m->os == OS_WINDOWS && m->cat && !linux_message(msg);
-	/* and a Linux message there is not the Windows loader's: its DLL causes go (the Windows
-	 * tree's DLL findings would confirm them for a message they are not about) */
-	bool linux_on_windows = machine && m->os == OS_WINDOWS && linux_message(msg);
+	 * message shows Linux (WSL 2, a Linux container); such a message is not the Windows loader's:
+	 * its DLL causes go (the Windows tree's DLL findings would confirm them for a message they are
+	 * not about) */
+	bool on_windows = machine && m->os == OS_WINDOWS;
+	bool linux_on_windows = on_windows && linux_message(msg);
+	bool windows_reading = on_windows && m->cat && !linux_on_windows;
 	for (size_t i = 0; i < msg->n_cands; i++) {
 		size_t k = r->n_causes;
 		const struct explain_cause_def *c = msg->cands[i].cause;
