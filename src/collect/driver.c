@@ -93,12 +93,25 @@ static void add_node(struct cudx_ctx *ctx, struct driver_info *d, size_t *cap, c
 static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 {
 	struct driver_info *d = &inv->driver;
-	/* an L4T system with a discrete GPU (IGX) runs the usual nvidia.ko: no Tegra model then */
-	if (d->kernel_version || d->module_version)
-		return;
 	size_t len;
 	int err;
 	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/etc/nv_tegra_release", 4096, &len, &err);
+	/* nvidia.ko loaded: an L4T system with a discrete GPU (IGX), the desktop model; or Jetson Thor,
+	 * whose unified OpenRM driver is nvidia.ko too, with a version that is its L4T release's own */
+	if (d->kernel_version || d->module_version) {
+		struct tegra_release tr;
+		const char *why;
+		const struct kb_l4t *row = text && !inv->system.container &&
+						   nvproc_parse_tegra_release(span_make(text, len), ctx->arena, &tr, &why)
+					   ? kb_l4t_lookup(tr.release)
+					   : NULL;
+		if (row && row->openrm) {
+			d->l4t_openrm = true;
+			d->l4t_release = tr.release;
+			d->l4t = row;
+		}
+		return;
+	}
 	if (text) {
 		struct tegra_release tr;
 		const char *why;
@@ -448,7 +461,9 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		d->effective_version = d->kernel_version;
 	else if (d->module_version)
 		d->effective_version = d->module_version;
-	if (d->effective_version)
+	if (d->effective_version && !driver_on_desktop_scale(d))
+		d->max_cuda = d->l4t->cuda;
+	else if (d->effective_version)
 		d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
 	else if (d->tegra && d->l4t && !inv->system.container)
 		d->max_cuda = d->l4t->cuda; /* a container's nv_tegra_release is the image's, not the host's */

@@ -97,11 +97,22 @@ struct driver_info {
 	const char *l4t_release;     /* "35.4.1"; in a container, the image's (the host's is not seen) */
 	const struct kb_l4t *l4t;    /* its JetPack and CUDA, NULL when unknown */
 	bool tegra_gpu;              /* the nvgpu driver is seen: /sys/module/nvgpu or a Tegra GPU node */
+	/* Jetson Thor (L4T 38 on): the GPU driver is the unified OpenRM nvidia.ko, with a version
+	 * ("580.00") that is L4T's own, not on the desktop scale: l4t_release and l4t are set (tegra is
+	 * not, the driver looks like a desktop one), and max_cuda is the L4T release's */
+	bool l4t_openrm;
 	const char *simulated;       /* --driver VER, when given */
 	/* the driver version rules should use: simulated, else userspace, else kernel */
 	const char *effective_version;
 	const char *max_cuda;        /* highest CUDA version the effective driver supports (kb) */
 };
+
+/* Whether the driver's version can be compared with the desktop tables (data/cuda_driver.tsv):
+ * not Thor's L4T build ("580.00" runs CUDA 13.0), unless --driver names one. */
+static inline bool driver_on_desktop_scale(const struct driver_info *d)
+{
+	return !d->l4t_openrm || d->simulated;
+}
 
 /* containerd on a GPU node (collect/container_engine.c): a pod that names no runtime class runs
  * under the default runtime and gets the GPU driver only when that is the NVIDIA one. */

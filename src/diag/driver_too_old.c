@@ -49,7 +49,9 @@ static bool runtime_cuda(const struct lib_file *l, char cuda[32])
 }
 
 /* A Jetson: its driver is the L4T release's and runs CUDA up to that JetPack's (data/l4t.tsv). Only
- * on the Jetson itself; in a container the release file is the image's. */
+ * on the Jetson itself; in a container the release file is the image's. Thor's unified driver
+ * (openrm) is judged by the CUDA major alone: whether it runs a later 13.x by minor-version
+ * compatibility, as a desktop driver does, is not confirmed, so only a newer major is called too new. */
 static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
@@ -61,7 +63,8 @@ static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 	for (size_t i = 0; i < inv->n_libs; i++) {
 		const struct lib_file *l = &inv->libs[i];
 		char cuda[32];
-		if (!runtime_cuda(l, cuda) || version_strcmp(cuda, drv->max_cuda) <= 0)
+		if (!runtime_cuda(l, cuda) ||
+		    (l4t->openrm ? atoi(cuda) <= atoi(drv->max_cuda) : version_strcmp(cuda, drv->max_cuda) <= 0))
 			continue;
 		struct finding *f = rule_emit(d, self, "L4T R%s (JetPack %s) runs CUDA up to %s, not the CUDA %s runtime",
 					      drv->l4t_release, l4t->jetpack, drv->max_cuda, cuda);
@@ -78,7 +81,7 @@ static void check_jetson_too_old(struct diag_ctx *d, const struct rule *self)
 		finding_fix(f, "use software built for CUDA %s (NVIDIA's Jetson builds for JetPack %s), or flash a "
 			       "JetPack whose CUDA is %s or newer with SDK Manager",
 			    drv->max_cuda, l4t->jetpack, cuda);
-		if (atoi(drv->l4t_release) >= 34) /* JetPack 5 and later, the releases Orin runs */
+		if (atoi(drv->l4t_release) >= 34 && !l4t->openrm) /* JetPack 5 and 6, the releases Orin runs */
 			finding_fix(f, "on Jetson Orin, the CUDA %s toolkit's compatibility package (cuda-compat) runs it "
 				       "on this JetPack: put its compat directory first on LD_LIBRARY_PATH",
 				    cuda);
@@ -151,7 +154,7 @@ void driver_check_too_old(struct diag_ctx *d, const struct rule *self)
 {
 	const struct inventory *inv = d->inv;
 	const char *drv = inv->driver.effective_version;
-	if (inv->driver.tegra && !drv) {
+	if ((inv->driver.tegra && !drv) || !driver_on_desktop_scale(&inv->driver)) {
 		check_jetson_too_old(d, self);
 		return;
 	}

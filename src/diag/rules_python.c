@@ -102,7 +102,8 @@ static const char *driver_floor_unmet(const struct diag_ctx *d, const struct py_
 {
 	*own_release = false;
 	*drv = fw->cuda ? driver_version(d, fw, src) : NULL;
-	if (!*drv)
+	/* Thor's driver version is its L4T release's own: driver-too-old judges it by the release */
+	if (!*drv || !driver_on_desktop_scale(&d->inv->driver))
 		return NULL;
 	const char *floor = kb_minor_compat_floor(atoi(fw->cuda), d->ctx->os, fact);
 	/* a build of the major's first release runs from that toolkit's own minimum, which can be

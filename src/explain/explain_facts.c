@@ -1376,6 +1376,20 @@ static void absorb_restated_codes(struct explain_reader *L)
 
 /* ---- versions and architectures in free text ----------------------------------------------- */
 
+/* nvidia-smi's banner, "Driver Version: 580.00   CUDA Version: 13.0": that CUDA is the newest the
+ * driver runs, by the driver's own word, not a runtime's (role "driver") */
+static bool smi_banner_cuda(const struct explain_reader *L, const struct tok *k, const char *what)
+{
+	static const char dv[] = "driver version";
+	if (strcmp(what, "cuda") != 0 || L->lc.n - (k->off + k->len) < 8 ||
+	    memcmp(L->lc.p + k->off + k->len, " version", 8) != 0)
+		return false;
+	for (size_t i = 0; i + sizeof dv - 1 <= k->off; i++)
+		if (memcmp(L->lc.p + i, dv, sizeof dv - 1) == 0)
+			return true;
+	return false;
+}
+
 /* "driver 470.82", "Driver Version: 535.104.05", "CUDA 12.4", "CUDA Version: 12.2", "cuDNN 8.9.2",
  * "cuda>=11.8", "compute capability 8.6", "torch 2.1.0+cu121", sm_86, compute_90a. */
 static void read_versions(struct explain_reader *L)
@@ -1454,7 +1468,7 @@ static void read_versions(struct explain_reader *L)
 		if (strcmp(what, "arch") == 0)
 			add_arch(L, v);
 		else
-			add_version(L, what, v, NULL);
+			add_version(L, what, v, smi_banner_cuda(L, k, what) ? "driver" : NULL);
 	}
 }
 

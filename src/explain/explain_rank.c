@@ -343,6 +343,7 @@ static const char *check_driver_covers_runtimes(struct arena *a, const struct ex
 	int major = newest_cuda_major(m->inv, &which);
 	struct version have, floor_v;
 	if (major < 11 || !machine_driver(m, &ver, &max_cuda) || m->inv->driver.libcuda_is_stub ||
+	    !driver_on_desktop_scale(&m->inv->driver) ||
 	    !version_parse(max_cuda, &have) || have.part[0] < major)
 		return NULL;
 	const char *floor = kb_minor_compat_floor(major, m->os, NULL);
@@ -1040,7 +1041,7 @@ static bool driver_exports_symbol(const struct explain_message *msg, const struc
 {
 	const struct driver_info *drv = &m->inv->driver;
 	const char *ver = drv->kernel_version ? drv->kernel_version : drv->effective_version;
-	const char *cuda = ver ? kb_driver_max_cuda(ver, OS_LINUX) : NULL;
+	const char *cuda = !driver_on_desktop_scale(drv) ? drv->max_cuda : ver ? kb_driver_max_cuda(ver, OS_LINUX) : NULL;
 	for (size_t i = 0; cuda && i < msg->n_own; i++) {
 		const struct explain_fact *f = &msg->facts[i];
 		const struct kb_driver_symbol *ds =

@@ -215,7 +215,10 @@ static void versions(struct arena *a, const struct explain_catalog *cat, const s
 		struct version mx, c;
 		const struct explain_cause_def *too_old = explain_cause_lookup(cat, "driver-too-old");
 		if (max && too_old && version_parse(max, &mx) && version_parse(cuda->value, &c)) {
-			if (version_cmp_parts(&mx, &c, 2) < 0)
+			/* nvidia-smi's banner names the driver's own CUDA: the table, not the driver, is short
+			 * (Thor's "580.00" runs CUDA 13.0) */
+			bool smi = cuda->role && strcmp(cuda->role, "driver") == 0;
+			if (version_cmp_parts(&mx, &c, 2) < 0 && !smi)
 				credit(t, too_old, 5,
 				       arena_printf(a, "the message names driver %s (CUDA up to %s) and CUDA %s", drv->value,
 						    max, cuda->value));

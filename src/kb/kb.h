@@ -264,6 +264,8 @@ struct kb_l4t {
 	const char *cuda;     /* "11.4": the CUDA the JetPack installs, the newest its driver runs */
 	const char *cudnn;    /* NULL where the sources do not say */
 	const char *tensorrt;
+	bool openrm;          /* the GPU driver is the unified OpenRM nvidia.ko (Thor), not nvgpu: its
+			       * version ("580.00") is L4T's own, not on the desktop driver scale */
 	struct kb_fact fact;
 };
 /* The row of an L4T release ("35.4.1", "32.7"): its major.minor, else the newest row of its major;

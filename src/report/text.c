@@ -35,7 +35,7 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	else
 		snprintf(buf, sizeof buf, "not loaded");
 	row(out, "kernel module", buf);
-	if (d->tegra) {
+	if (d->tegra || d->l4t_openrm) {
 		if (d->l4t)
 			snprintf(buf, sizeof buf, "R%s = JetPack %s (CUDA %s)%s", d->l4t_release, d->l4t->jetpack,
 				 d->l4t->cuda, inv->system.container ? "; the image's /etc/nv_tegra_release" : "");

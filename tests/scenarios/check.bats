@@ -884,6 +884,57 @@ jetson_root() {
 	[[ "$output" != *"dkms"* ]]
 }
 
+# Jetson Thor (L4T 38, data/l4t.tsv openrm): its GPU driver is the unified OpenRM nvidia.ko, and its
+# version is L4T's own: nvidia-smi prints "Driver Version: 580.00  CUDA Version: 13.0", below the
+# desktop 580.65.06 that CUDA 13.0 needs. A tiny ELF stands in for Thor's libcuda (no Debian package
+# ships it); the runtime is the real CUDA 13 libcudart.
+thor_root() {
+	local nv=/usr/lib/aarch64-linux-gnu/nvidia
+	printf 'PRETTY_NAME="Ubuntu 24.04.3 LTS"\nID=ubuntu\nVERSION_ID="24.04"\n' >"$root/etc/os-release"
+	printf '# R38 (release), REVISION: 2.1, GCID: 41844464, BOARD: generic, EABI: aarch64, DATE: Wed Aug 20 00:00:00 UTC 2025\n# KERNEL_VARIANT: oot\nTARGET_USERSPACE_LIB_DIR=nvidia\nTARGET_USERSPACE_LIB_DIR_PATH=usr/lib/aarch64-linux-gnu/nvidia\n' >"$root/etc/nv_tegra_release"
+	mkdir -p "$root/proc/driver/nvidia" "$root/sys/module/nvidia"
+	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  580.00  Release Build  (buildbrain@mobile-u64-0000)  Wed Aug 20 00:00:00 PDT 2025\n' >"$root/proc/driver/nvidia/version"
+	echo 580.00 >"$root/sys/module/nvidia/version"
+	: >"$root/dev/nvidiactl"
+	: >"$root/dev/nvidia0"
+	fake_lib "$root" "$nv/libcuda.so.580.00" libcuda.so.1
+	ln -s libcuda.so.580.00 "$root$nv/libcuda.so.1"
+	ldconf_root "$root" "$nv"
+	add_cuda13 "$root" libcudart.so.13
+	echo "LD_LIBRARY_PATH=/usr/local/cuda/lib64" >"$env_file"
+}
+
+@test "Jetson Thor (L4T R38, driver 580.00) with CUDA 13.0: its L4T release says CUDA 13.0, no driver-too-old; --driver 580.00 alone is judged on the desktop scale" {
+	thor_root
+	run_cudx --root "$root" --env "$env_file"
+	[[ "$output" == *"L4T release        R38.2.1 = JetPack 7.x (CUDA 13.0)"* ]]
+	[[ "$output" == *"supports CUDA      up to 13.0"* ]]
+	[[ "$output" == *"580.00 (open kernel module)"* ]]
+	[[ "$output" != *"driver-too-old"* ]]
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 13.0 ]
+	[ "$(json_get '["inventory"]["driver"]["jetson"]["openrm"]')" = True ]
+	lacks_finding driver-too-old
+	# the same version given as a desktop driver is too old for CUDA 13.0
+	run_cudx --root "$root" --env "$env_file" --driver 580.00 --json
+	has_finding driver-too-old
+	# in a container the release file is the image's: Thor's reading is not taken from it
+	: >"$root/.dockerenv"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" != 13.0 ]
+}
+
+@test "explain: nvidia-smi's banner names the driver's own CUDA (Thor's 'Driver Version: 580.00  CUDA Version: 13.0'): not read as a driver too old for that CUDA" {
+	run_strict -1 "$CUDX" explain --no-probe --root "$root" --json "| NVIDIA-SMI 580.00   Driver Version: 580.00   CUDA Version: 13.0 |
+RuntimeError: CUDA error: no kernel image is available for execution on the device"
+	[[ "$output" != *"the message names driver 580.00"* ]]
+	[[ "$output" == *'"role": "driver"'* ]] || [[ "$output" == *'"role":"driver"'* ]]
+	# a driver and a CUDA named apart (the user's words, not the banner) still weigh the driver's age
+	run_strict -1 "$CUDX" explain --no-probe --root "$root" --json "driver 470.82.01 with CUDA 12.4
+RuntimeError: CUDA error: no kernel image is available for execution on the device"
+	[[ "$output" == *"the message names driver 470.82.01 (CUDA up to 11.4) and CUDA 12.4"* ]]
+}
+
 # A GPU the installed driver cannot drive (data/driver_gpu.tsv), with Debian's real driver 535.
 @test "driver 535 with a Tesla K80 (Kepler, last branch R470): driver-gpu-unsupported; explain puts it first for 'No devices were found'" {
 	install_driver_535

@@ -80,6 +80,11 @@ static void jetson_l4t_releases(void **state)
 	(void)state;
 	assert_string_equal(kb_l4t_lookup("35.4.1")->jetpack, "5.1.2");
 	assert_string_equal(kb_l4t_lookup("35.4.1")->cuda, "11.4");
+	/* Jetson Thor's Jetson Linux 38.x runs CUDA 13.0 with the unified OpenRM driver; earlier
+	 * releases' driver is nvgpu */
+	assert_string_equal(kb_l4t_lookup("38.4.0")->cuda, "13.0");
+	assert_true(kb_l4t_lookup("38.2.1")->openrm);
+	assert_false(kb_l4t_lookup("36.4.0")->openrm);
 	assert_string_equal(kb_l4t_lookup("32.7.1")->cuda, "10.2");
 	assert_string_equal(kb_l4t_lookup("32.2.1")->cuda, "10.0");
 	assert_string_equal(kb_l4t_lookup("36.3.0")->cuda, "12.2");
@@ -160,6 +165,9 @@ static void gpus_and_compute_capabilities(void **state)
 	assert_int_equal(g->cc_major * 10 + g->cc_minor, 80);
 	assert_int_equal(kb_gpu_lookup("nvidia geforce rtx 5090")->cc_major, 12);
 	assert_int_equal(kb_gpu_lookup("Tesla T4")->cc_minor, 5);
+	/* Jetson Thor as its nvidia-smi names it */
+	assert_int_equal(kb_gpu_lookup("NVIDIA Thor")->cc_major, 11);
+	assert_string_equal(kb_gpu_lookup("NVIDIA Thor")->segment, "jetson");
 	assert_int_equal(kb_gpu_lookup("NVIDIA GeForce GTX 1080 Ti")->cc_major, 6);
 	/* Kepler boards by the names NVML gives them: a form-factor letter after the model */
 	g = kb_gpu_lookup("Tesla K40m");
