@@ -1361,6 +1361,43 @@ static void absorb_forms(struct explain_reader *L)
 	}
 }
 
+/* A failure class whose words stand before an error code's own text on the line ("failed to
+ * allocate memory in compute_gradient: CUDA driver version is insufficient for CUDA runtime
+ * version"): the class names the operation that failed, the code says why; where the code's causes
+ * do not include the class's first, the class yields. Only a code text long enough to say a reason:
+ * "not found" and "Unknown Error" read as codes too, and say none. */
+static void drop_classes_a_code_explains(struct explain_reader *L)
+{
+	size_t w = 0;
+	for (size_t r = 0; r < L->out->n; r++) {
+		const struct explain_fact *f = &L->out->v[r];
+		bool drop = false;
+		for (size_t k = 0; k < L->out->n && !drop && f->kind == EXF_PHRASE && f->pattern->generic &&
+				   f->pattern->n_causes;
+		     k++) {
+			const struct explain_fact *o = &L->out->v[k];
+			char lc[128];
+			size_t n = o->kind == EXF_CODE && strcmp(o->how, "text") == 0 ? strlen(o->text) : 0;
+			if (n < 24 || n >= sizeof lc)
+				continue;
+			for (size_t i = 0; i < n; i++)
+				lc[i] = (char)tolower((unsigned char)o->text[i]);
+			long at = explain_find_lc(L->lc, 0, lc, n);
+			if (at < 0 || (size_t)at <= f->at)
+				continue;
+			const struct explain_cause_def *cs[EXPLAIN_MAX_CAUSES];
+			size_t nc = explain_code_causes(L->cat, o->code, cs, EXPLAIN_MAX_CAUSES);
+			bool shares = false;
+			for (size_t i = 0; i < nc; i++)
+				shares |= cs[i] == f->pattern->causes[0];
+			drop = !shares;
+		}
+		if (!drop)
+			L->out->v[w++] = *f;
+	}
+	L->out->n = w;
+}
+
 /* A phrase that retells an error code's text in a tool's words ("XlaRuntimeError: UNKNOWN: no kernel
  * image is available": XLA compiled the kernel itself for this GPU) says what the code means there:
  * the code's generic causes on that line would outvote it. */
@@ -1507,6 +1544,7 @@ static void read_line(struct explain_reader *L, struct span line, struct span lc
 	drop_loads_a_finer_form_explains(L);
 	absorb_forms(L);
 	absorb_restated_codes(L);
+	drop_classes_a_code_explains(L);
 	read_versions(L);
 }
 

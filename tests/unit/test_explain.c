@@ -2764,6 +2764,45 @@ static void test_set64_forms(void **state)
 	expect_first_findings(set64_forms, sizeof set64_forms / sizeof set64_forms[0]);
 }
 
+/* set 66: profilers, CMake's version check, the container runtime's fallback to runc, configure
+ * scripts testing -lcuda, MPICH's GPU start-up, OpenCV without CUDA, DKMS in another language */
+static const struct form_case set66_forms[] = {
+	{ "======== Warning: nvprof is not supported on devices with compute capability 8.0 and higher.",
+	  "gpu-unsupported-by-toolkit" },
+	{ "Could NOT find CUDA: Found unsuitable version \"9.2\", but required is at", "cuda-toolkit-not-found" },
+	{ "nvidia driver modules are not yet loaded, invoking /usr/local/bin/runc directly", "container-no-gpu" },
+	{ "checking for cuPointerGetAttribute in -lcuda... no", "lib-not-found" },
+	{ "Please specify correct CUDA location with the HOROVOD_CUDA_HOME environment variable",
+	  "cuda-toolkit-not-found" },
+	{ "MPII_init_gpu(51)....:  gpu_init failed", "no-device" },
+	{ "UserWarning: The unoptimized RealESRGAN is slow on CPU. We do not use it.", "torch-cpu-build" },
+	{ "error: (-216) The library is compiled without CUDA support in function throw_no_cuda",
+	  "framework-cpu-build" },
+	{ "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Chyba 2",
+	  "no-driver" },
+	{ "make[2]: *** [Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Fehler 2", "no-driver" },
+	/* the code's own text says why the allocation failed: not the GPU's memory */
+	{ "ERROR: CUDA failed to allocate memory in compute_gradient kernel execution: CUDA driver version is "
+	  "insufficient for CUDA runtime version",
+	  "driver-too-old" },
+	/* a GitHub Actions job container (/__w) and dcgm-exporter speak of containers */
+	{ "/__w/_temp/e5.sh: line 1: nvidia-smi: command not found", "container-no-gpu" },
+	{ "msg=\"Starting dcgm-exporter\"\nError: Failed to initialize NVML", "container-no-gpu" },
+};
+
+static void test_set66_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set66_forms, sizeof set66_forms / sizeof set66_forms[0]);
+	assert_string_equal(first_cause_key("nvprof is not supported on devices with compute capability 8.0 and higher"),
+			    "nvprof-unsupported-gpu");
+	assert_string_equal(first_cause_key("Could NOT find CUDA: Found unsuitable version \"9.2\", but required is at"),
+			    "cmake-cuda-version-unsuitable");
+	assert_string_equal(first_cause_key("checking for cuPointerGetAttribute in -lcuda... no"), "libcuda-link-stub");
+	/* a class before a short code text that says no reason ("Unknown Error") keeps its reading */
+	assert_string_equal(first_cause_key("CUDA out of memory while allocating: unknown error"), "gpu-oom");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -2962,6 +3001,7 @@ int main(void)
 		cmocka_unit_test(test_set62_forms),
 		cmocka_unit_test(test_set63_forms),
 		cmocka_unit_test(test_set64_forms),
+		cmocka_unit_test(test_set66_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
