@@ -2788,6 +2788,12 @@ static const struct form_case set66_forms[] = {
 	/* a GitHub Actions job container (/__w) and dcgm-exporter speak of containers */
 	{ "/__w/_temp/e5.sh: line 1: nvidia-smi: command not found", "container-no-gpu" },
 	{ "msg=\"Starting dcgm-exporter\"\nError: Failed to initialize NVML", "container-no-gpu" },
+	/* monitors that load NVML themselves; NixOS's driver directory off the loader's path */
+	{ "Darktable shows error message 'No opencl devices found'", "lib-not-found" },
+	{ "$ ls /usr/lib/wsl/lib\nlibcuda.so.1 libnvidia-ml.so.1\n$ nvtop\nNo GPU to monitor.", "wsl-libcuda" },
+	{ "/nix/store/abc-atop-2.7.1/bin/atopgpud\natopgpud ERROR: Shared lib 'libnvidia-ml' probably not installed!",
+	  "driver-lib-off-path" },
+	{ "[sysmon] detected GPU temperature source: unavailable; NVML-only mode active; NVML unavailable", "no-driver" },
 };
 
 static void test_set66_forms(void **state)
