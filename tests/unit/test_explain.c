@@ -1723,7 +1723,7 @@ static const struct form_case set34_forms[] = {
 	/* a GPU API call's value after "():" or "=": hashcat's cuDriverGetVersion(): 34 */
 	{ "cuDriverGetVersion(): 34", "stub-libcuda" },
 	{ "nvmlInit() = 9", "no-driver" },
-	{ "cuInit()->100", "cuda-visible-devices-hides" },
+	{ "cuInit()->100", "no-device" },
 	{ "foo(): 34", "not recognised" },
 	{ "cuMemAlloc(): 2 bytes", "not recognised" },
 	/* a call that returns a count, a measurement or a version by value prints that value */
@@ -1733,10 +1733,10 @@ static const struct form_case set34_forms[] = {
 	{ "cudaGetDeviceCount() = 2", "not recognised" },
 	{ "cudnnGetVersion() = 5000", "not recognised" },
 	/* hashcat prints every call's status after "():", a count's call too */
-	{ "cuDeviceGetCount(): 100", "cuda-visible-devices-hides" },
+	{ "cuDeviceGetCount(): 100", "no-device" },
 	{ "cudaGetDeviceCount(): 35", "driver-too-old" },
 	/* a runtime call's number in CUDA <= 10.0's numbering */
-	{ "cudaSetDevice() = 38", "cuda-visible-devices-hides" },
+	{ "cudaSetDevice() = 38", "no-device" },
 	/* the call's own API, whatever else the line names (cuDNN's 4 would be an allocation failure) */
 	{ "cuInit(): 4 while loading libcudnn.so.8", "not gpu-out-of-memory" },
 	/* FFmpeg's nv-codec-headers: a codec function the driver's library lacks */
@@ -2138,7 +2138,7 @@ static const struct form_case set53_forms[] = {
 	/* ... unless it introduces the failing call */
 	{ "Error in cuInit: 999", "nvidia-uvm-missing" },
 	{ "Error from cudaMalloc: 2", "gpu-out-of-memory" },
-	{ "CUDA error in cuInit 100", "cuda-visible-devices-hides" },
+	{ "CUDA error in cuInit 100", "no-device" },
 	/* a driver version of zero is no driver (cudaDriverGetVersion's 0), never a too-old one */
 	{ "CUDA driver version is 0.0, the minimum required is 11.8", "no-driver" },
 	{ "CUDA Toolkit 12.8, Driver 0.0 (insufficient CUDA driver version!)", "no-driver" },
