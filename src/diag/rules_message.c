@@ -135,8 +135,12 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 				     inv->containerd.default_runtime ? inv->containerd.default_runtime : "runc (not set)")
 		};
 		emit(d, self, &node);
-	} else
-		emit(d, self, inv->system.container && inv->system.live && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
+	} else {
+		/* running: live, or a tree that shows the host's module (/proc is the host's, /dev the
+		 * container's own) */
+		bool running = inv->system.live || inv->driver.kernel_version;
+		emit(d, self, inv->system.container && running && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
+	}
 }
 
 /* Whether a message was written by the toolkit itself (it ran, so it is installed): its program's

@@ -740,6 +740,22 @@ GPU is NOT AVAILABLE"
 	[ "$(first_cause)" = "wsl-libcuda high" ]
 }
 
+# A container's tree that shows the host's kernel module (/proc is the host's) but no /dev/nvidia0
+# (/dev is the container's own) is a running container started without the GPU (set 66's h-06, a
+# GitHub Actions job container); the same tree with the device nodes is one that got it
+@test "a running container's tree (the host's module in /proc, no /dev/nvidia0): container-no-gpu confirmed; with the nodes, not" {
+	mkdir -p "$root/dev" "$root/proc/driver/nvidia"
+	: >"$root/.dockerenv"
+	printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue Sep 23 10:00:00 UTC 2025\n' >"$root/proc/driver/nvidia/version"
+	explain_here "/__w/_temp/e5.sh: line 1: nvidia-smi: command not found"
+	[ "$(first_cause)" = "container-no-gpu high" ]
+	[[ "$(jq -r '.causes[0].evidence | join("\n")' <<<"$output")" == *"without /dev/nvidia0"* ]]
+	: >"$root/dev/nvidia0"
+	: >"$root/dev/nvidiactl"
+	explain_here "/__w/_temp/e5.sh: line 1: nvidia-smi: command not found"
+	[ "$(first_cause)" != "container-no-gpu high" ]
+}
+
 # Set 52: dorado ships its cuBLAS; another CUDA 11 install on LD_LIBRARY_PATH gave its
 # libcublasLt.so.11 first, and cuBLAS reported an architecture mismatch
 @test "CUBLAS_STATUS_ARCH_MISMATCH where another install's libcublasLt shadows the program's own: lib-shadowed first; without it, not" {
