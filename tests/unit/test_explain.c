@@ -2809,6 +2809,39 @@ static void test_set66_forms(void **state)
 	assert_string_equal(first_cause_key("CUDA out of memory while allocating: unknown error"), "gpu-oom");
 }
 
+/* set 67: PyTorch's autocast warning, a program saying no GPU is used, onnxruntime-gpu on the CPU,
+ * NVENC's library, Vulkan's NVIDIA ICD, a shell's GPU missing in Jupyter */
+static const struct form_case set67_forms[] = {
+	{ "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling", "torch-cpu-build" },
+	{ "No GPU being used. Careful, Inference might be extremely slow!", "framework-cpu-build" },
+	{ "my onnxruntime-gpu session only uses the CPU", "framework-lib-missing" },
+	{ "RuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed", "lib-not-found" },
+	{ "The NVIDIA driver was unable to open 'libnvidia-glvkspirv.so.430.14'.  This library is required at run time.",
+	  "lib-not-found" },
+	{ "ERROR: [Loader Message] Code 0 : loader_scanned_icd_add: Could not get 'vkCreateInstance' via "
+	  "'vk_icdGetInstanceProcAddr' for ICD libGLX_nvidia.so.0",
+	  "driver-userspace-mismatch" },
+	{ "TF sees the GPUs on terminal, but not on jupyter lab.", "framework-lib-missing" },
+	/* dlib's configure: the cuDNN it did not find leads, the CPU-only build it then chose follows */
+	{ "-- *** Dlib requires cuDNN V5.0 OR GREATER.  Since cuDNN is not found DLIB WILL NOT USE CUDA. ***\n"
+	  "-- Disabling CUDA support for dlib.  DLIB WILL NOT USE CUDA",
+	  "lib-not-found" },
+};
+
+static void test_set67_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set67_forms, sizeof set67_forms / sizeof set67_forms[0]);
+	assert_string_equal(first_cause_key("TF sees the GPUs on terminal, but not on jupyter lab."), "jupyter-kernel-env");
+	assert_string_equal(first_cause_key("[h264_nvenc @ 0x55d] Cannot load libnvidia-encode.so.1"),
+			    "driver-video-libs-missing");
+	assert_string_equal(first_cause_key("-- Disabling CUDA support for dlib.  DLIB WILL NOT USE CUDA"),
+			    "framework-cpu-build");
+	/* a slow start with no GPU in use is no PTX JIT */
+	assert_string_not_equal(first_cause_key("No GPU being used. Careful, Inference might be extremely slow!"),
+				"ptx-jit-only");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3008,6 +3041,7 @@ int main(void)
 		cmocka_unit_test(test_set63_forms),
 		cmocka_unit_test(test_set64_forms),
 		cmocka_unit_test(test_set66_forms),
+		cmocka_unit_test(test_set67_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
