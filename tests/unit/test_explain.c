@@ -2842,6 +2842,24 @@ static void test_set67_forms(void **state)
 				"ptx-jit-only");
 }
 
+/* set 68: EGL without NVIDIA's vendor library (habitat-sim's windowless context, Mesa's DRI2
+ * fallback), torch's CPU build said without "enabled" */
+static const struct form_case set68_forms[] = {
+	{ "Platform::WindowlessEglApplication::tryCreateContext(): unable to find CUDA device 0 among 2 EGL devices in total",
+	  "lib-not-found" },
+	{ "Platform::WindowlessEglApplication::tryCreateContext(): cannot get default EGL display: EGL_BAD_PARAMETER",
+	  "lib-not-found" },
+	{ "libEGL warning: DRI2: failed to create dri screen", "lib-not-found" },
+	{ "Assertion Error Torch not compiled with Cuda", "torch-cpu-build" },
+};
+
+static void test_set68_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set68_forms, sizeof set68_forms / sizeof set68_forms[0]);
+	assert_string_equal(first_cause_key("cannot get default EGL display: EGL_BAD_PARAMETER"), "egl-nvidia-missing");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3042,6 +3060,7 @@ int main(void)
 		cmocka_unit_test(test_set64_forms),
 		cmocka_unit_test(test_set66_forms),
 		cmocka_unit_test(test_set67_forms),
+		cmocka_unit_test(test_set68_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
