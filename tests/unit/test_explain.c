@@ -256,6 +256,16 @@ static void test_builtin_catalog(void **state)
 	assert_true(cat->n_patterns >= 60);
 	assert_true(cat->n_causes >= 40);
 	assert_true(cat->n_libforms >= 40);
+	/* every row of the patterns and classes has its own id: two rows of one id would both match and
+	 * both count, and a fact would name either */
+	size_t dups = 0;
+	for (size_t i = 0; i < cat->n_patterns; i++)
+		for (size_t j = i + 1; j < cat->n_patterns; j++)
+			if (strcmp(cat->patterns[i].id, cat->patterns[j].id) == 0) {
+				print_message("pattern id %s twice\n", cat->patterns[i].id);
+				dups++;
+			}
+	assert_int_equal(dups, 0);
 	/* every cause is named by some table, and has a category and a fix */
 	for (size_t c = 0; c < cat->n_causes; c++) {
 		if (!cause_used(cat, &cat->causes[c]))
