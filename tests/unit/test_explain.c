@@ -2861,6 +2861,9 @@ static const struct form_case set68_forms[] = {
 	  "lib-not-found" },
 	{ "libEGL warning: DRI2: failed to create dri screen", "lib-not-found" },
 	{ "Assertion Error Torch not compiled with Cuda", "torch-cpu-build" },
+	{ "  File \"site-packages/jaxlib/xla_client.py\", line 248, in get_local_backend\n"
+	  "    raise RuntimeError('Unknown backend {}'.format(name))",
+	  "framework-cpu-build" },
 };
 
 static void test_set68_forms(void **state)
