@@ -89,6 +89,14 @@ static void add_node(struct cudx_ctx *ctx, struct driver_info *d, size_t *cap, c
 	}
 }
 
+/* A driver version of L4T's own build: Jetson Thor's unified driver reports "580.00"; no desktop
+ * release of NVIDIA's ends in ".00" (they are NNN.NN or NNN.NN.NN with other numbers). */
+static bool l4t_build_version(const char *v)
+{
+	size_t n = v ? strspn(v, "0123456789") : 0;
+	return n >= 3 && strcmp(v + n, ".00") == 0;
+}
+
 /* Jetson: the L4T release, and whether the nvgpu driver shows (module or device nodes). */
 static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 {
@@ -97,7 +105,9 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 	int err;
 	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/etc/nv_tegra_release", 4096, &len, &err);
 	/* nvidia.ko loaded: an L4T system with a discrete GPU (IGX), the desktop model; or Jetson Thor,
-	 * whose unified OpenRM driver is nvidia.ko too, with a version that is its L4T release's own */
+	 * whose unified OpenRM driver is nvidia.ko too, with a version of L4T's own build: on Thor
+	 * itself its release row says what CUDA it runs; in a container (the release file is the
+	 * image's) the version alone shows it, and what it runs is not known here */
 	if (d->kernel_version || d->module_version) {
 		struct tegra_release tr;
 		const char *why;
@@ -105,11 +115,14 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 						   nvproc_parse_tegra_release(span_make(text, len), ctx->arena, &tr, &why)
 					   ? kb_l4t_lookup(tr.release)
 					   : NULL;
+		if (!l4t_build_version(d->kernel_version ? d->kernel_version : d->module_version))
+			return;
 		if (row && row->openrm) {
 			d->l4t_openrm = true;
 			d->l4t_release = tr.release;
 			d->l4t = row;
-		}
+		} else if (inv->system.container)
+			d->l4t_openrm = true;
 		return;
 	}
 	if (text) {
@@ -119,6 +132,8 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 		if (nvproc_parse_tegra_release(span_make(text, len), ctx->arena, &tr, &why)) {
 			d->l4t_release = tr.release;
 			d->l4t = kb_l4t_lookup(tr.release);
+			/* Thor with its nvidia.ko not loaded: the driver is still the release's own */
+			d->l4t_openrm = d->l4t && d->l4t->openrm && !inv->system.container;
 		} else
 			inventory_note(ctx, inv, "/etc/nv_tegra_release", "%s, ignored; first line: \"%.120s\"", why,
 				       tr.line);
@@ -462,7 +477,7 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	else if (d->module_version)
 		d->effective_version = d->module_version;
 	if (d->effective_version && !driver_on_desktop_scale(d))
-		d->max_cuda = d->l4t->cuda;
+		d->max_cuda = d->l4t ? d->l4t->cuda : NULL; /* Thor in a container: not known here */
 	else if (d->effective_version)
 		d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
 	else if (d->tegra && d->l4t && !inv->system.container)

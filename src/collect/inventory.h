@@ -98,8 +98,9 @@ struct driver_info {
 	const struct kb_l4t *l4t;    /* its JetPack and CUDA, NULL when unknown */
 	bool tegra_gpu;              /* the nvgpu driver is seen: /sys/module/nvgpu or a Tegra GPU node */
 	/* Jetson Thor (L4T 38 on): the GPU driver is the unified OpenRM nvidia.ko, with a version
-	 * ("580.00") that is L4T's own, not on the desktop scale: l4t_release and l4t are set (tegra is
-	 * not, the driver looks like a desktop one), and max_cuda is the L4T release's */
+	 * ("580.00") that is L4T's own, not on the desktop scale. On Thor itself l4t_release and l4t
+	 * are set and max_cuda is the L4T release's; in a container (the image's release file) only
+	 * the version shows it, l4t is NULL and max_cuda unknown */
 	bool l4t_openrm;
 	const char *simulated;       /* --driver VER, when given */
 	/* the driver version rules should use: simulated, else userspace, else kernel */

@@ -68,7 +68,7 @@ static void use_loaded_libcuda(struct cudx_ctx *ctx, struct inventory *inv, cons
 	else
 		d->effective_version = d->kernel_version ? d->kernel_version : d->module_version;
 	d->max_cuda = !d->effective_version	      ? NULL
-		      : !driver_on_desktop_scale(d) ? d->l4t->cuda /* Thor: its L4T release's CUDA */
+		      : !driver_on_desktop_scale(d) ? (d->l4t ? d->l4t->cuda : NULL) /* Thor: its L4T release's CUDA */
 						      : kb_driver_max_cuda(d->effective_version, ctx->os);
 }
 

@@ -178,6 +178,15 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 			       "ubuntu-drivers install), then reboot");
 		finding_fix(f, "in a container: start it with GPU access (docker run --gpus all ...) and install "
 			       "nvidia-container-toolkit on the host");
+	} else if (!kernel && drv->l4t_openrm) {
+		/* Thor: its GPU driver is L4T's unified nvidia.ko, not nvgpu */
+		f = rule_emit(d, self, "the Jetson's GPU driver (nvidia.ko of L4T R%s) is not loaded", drv->l4t_release);
+		finding_cause(f, "Jetson Thor's GPU driver is the unified OpenRM kernel module of its L4T release; its user-space "
+				 "driver (%s) exists, but /proc/driver/nvidia/version and /sys/module/nvidia do not: the "
+				 "module did not load.",
+			      drv->libcuda_path ? drv->libcuda_path : "libcuda");
+		finding_fix(f, "sudo modprobe nvidia && dmesg | grep -i nvidia | tail; reflash the board's L4T release with SDK "
+			       "Manager if the module does not load (it is L4T's own: no desktop driver package)");
 	} else if (!kernel && drv->tegra) {
 		f = rule_emit(d, self, "the Jetson's GPU driver (nvgpu) is not visible");
 		finding_cause(f, "The Jetson's user-space driver (%s) exists, but neither /dev/nvhost-ctrl-gpu, "
@@ -230,7 +239,9 @@ static void check_no_driver(struct diag_ctx *d, const struct rule *self)
 	if (drv->tegra)
 		finding_evidence(f, "Jetson GPU driver: %s%s%s", drv->l4t_release ? "L4T R" : "",
 				 drv->l4t_release ? drv->l4t_release : "L4T release unknown",
-				 kernel ? "" : "; no nvgpu module or device node");
+				 kernel		  ? ""
+				 : drv->l4t_openrm ? "; its nvidia.ko not loaded"
+						   : "; no nvgpu module or device node");
 	else
 		finding_evidence(f, "kernel module: %s",
 				 kernel ? (drv->kernel_version ? drv->kernel_version : drv->module_version)

@@ -137,8 +137,10 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		emit(d, self, &node);
 	} else {
 		/* running: live, or a tree that shows the host's module (/proc is the host's, /dev the
-		 * container's own) */
-		bool running = inv->system.live || inv->driver.kernel_version;
+		 * container's own) and no driver library at all: one mounted in, even off the search path,
+		 * came with the GPU the runtime gave it */
+		bool running = inv->system.live || (inv->driver.kernel_version && !inv->driver.libcuda_path &&
+						    !inv->driver.libcuda_off_path);
 		emit(d, self, inv->system.container && running && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 	}
 }

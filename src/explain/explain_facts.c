@@ -1390,7 +1390,7 @@ static void drop_classes_a_code_explains(struct explain_reader *L)
 			bool shares = false;
 			for (size_t i = 0; i < nc; i++)
 				shares |= cs[i] == f->pattern->causes[0];
-			drop = !shares;
+			drop = nc > 0 && !shares; /* a code without causes of its own says nothing instead */
 		}
 		if (!drop)
 			L->out->v[w++] = *f;
@@ -1414,16 +1414,42 @@ static void absorb_restated_codes(struct explain_reader *L)
 /* ---- versions and architectures in free text ----------------------------------------------- */
 
 /* nvidia-smi's banner, "Driver Version: 580.00   CUDA Version: 13.0": that CUDA is the newest the
- * driver runs, by the driver's own word, not a runtime's (role "driver") */
+ * driver runs, by the driver's own word, not a runtime's (role "driver"). Only in the banner's
+ * shape, "driver version:" and its version then blanks up to "cuda version:"; a user's sentence
+ * naming both ("my driver version is 470.82 and CUDA version 12.1") is no banner. */
 static bool smi_banner_cuda(const struct explain_reader *L, const struct tok *k, const char *what)
 {
-	static const char dv[] = "driver version";
-	if (strcmp(what, "cuda") != 0 || L->lc.n - (k->off + k->len) < 8 ||
-	    memcmp(L->lc.p + k->off + k->len, " version", 8) != 0)
+	static const char dv[] = "driver version:";
+	const size_t dvn = sizeof dv - 1;
+	if (strcmp(what, "cuda") != 0 || L->lc.n - (k->off + k->len) < 9 ||
+	    memcmp(L->lc.p + k->off + k->len, " version:", 9) != 0)
 		return false;
-	for (size_t i = 0; i + sizeof dv - 1 <= k->off; i++)
-		if (memcmp(L->lc.p + i, dv, sizeof dv - 1) == 0)
+	for (size_t i = 0; i + dvn <= k->off; i++) {
+		if (memcmp(L->lc.p + i, dv, dvn) != 0)
+			continue;
+		size_t p = i + dvn, digits;
+		while (p < k->off && L->lc.p[p] == ' ')
+			p++;
+		for (digits = 0; p < k->off && (isdigit((unsigned char)L->lc.p[p]) || L->lc.p[p] == '.'); p++)
+			digits++;
+		while (p < k->off && L->lc.p[p] == ' ')
+			p++;
+		if (digits && p == k->off)
 			return true;
+	}
+	return false;
+}
+
+/* "compute capability 8.0 and higher": a threshold a tool states, not the device's architecture */
+static bool threshold_after(const struct explain_reader *L, size_t pos)
+{
+	static const char *const tails[] = { " and higher", " and above", " and newer", " and later",
+					     " or higher",  " or above",  " or newer",  " or later", "+" };
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+		size_t n = strlen(tails[i]);
+		if (L->lc.n - pos >= n && memcmp(L->lc.p + pos, tails[i], n) == 0)
+			return true;
+	}
 	return false;
 }
 
@@ -1502,9 +1528,10 @@ static void read_versions(struct explain_reader *L)
 		size_t n = pos - s < sizeof v ? pos - s : sizeof v - 1;
 		memcpy(v, L->line.p + s, n);
 		v[n] = 0;
-		if (strcmp(what, "arch") == 0)
-			add_arch(L, v);
-		else
+		if (strcmp(what, "arch") == 0) {
+			if (!threshold_after(L, pos))
+				add_arch(L, v);
+		} else
 			add_version(L, what, v, smi_banner_cuda(L, k, what) ? "driver" : NULL);
 	}
 }

@@ -26,6 +26,8 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 		snprintf(buf, sizeof buf, "%s (%s kernel module)", d->kernel_version, d->kernel_flavour);
 	else if (d->module_version)
 		snprintf(buf, sizeof buf, "%s (/sys/module/nvidia/version)", d->module_version);
+	else if (d->tegra && d->l4t_openrm)
+		snprintf(buf, sizeof buf, "not loaded (Jetson Thor: L4T's nvidia.ko)");
 	else if (d->tegra)
 		snprintf(buf, sizeof buf, "%s", d->tegra_gpu ? "nvgpu (Jetson)" : "Jetson: no nvgpu module or device node");
 	else if (d->module_package)
@@ -35,7 +37,7 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	else
 		snprintf(buf, sizeof buf, "not loaded");
 	row(out, "kernel module", buf);
-	if (d->tegra || d->l4t_openrm) {
+	if (d->tegra || (d->l4t_openrm && d->l4t)) {
 		if (d->l4t)
 			snprintf(buf, sizeof buf, "R%s = JetPack %s (CUDA %s)%s", d->l4t_release, d->l4t->jetpack,
 				 d->l4t->cuda, inv->system.container ? "; the image's /etc/nv_tegra_release" : "");

@@ -918,10 +918,30 @@ thor_root() {
 	# the same version given as a desktop driver is too old for CUDA 13.0
 	run_cudx --root "$root" --env "$env_file" --driver 580.00 --json
 	has_finding driver-too-old
-	# in a container the release file is the image's: Thor's reading is not taken from it
+	# in a container the release file is the image's: Thor's reading is not taken from it, and the
+	# host's "580.00" (L4T's own build) is judged on no scale
 	: >"$root/.dockerenv"
 	run_cudx --root "$root" --env "$env_file" --json
-	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" != 13.0 ]
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = None ]
+	lacks_finding driver-too-old
+	rm "$root/.dockerenv"
+	# the module not loaded: Thor's nvidia.ko is named, no nvgpu, and the release still gives CUDA 13.0
+	rm -rf "$root/proc/driver" "$root/sys/module/nvidia"
+	run_cudx --root "$root" --env "$env_file"
+	[[ "$output" == *"no-driver: the Jetson's GPU driver (nvidia.ko of L4T R38.2.1) is not loaded"* ]]
+	[[ "$output" != *"nvgpu"* ]]
+	[[ "$output" == *"supports CUDA      up to 13.0"* ]]
+	[[ "$output" != *"driver-too-old"* ]]
+}
+
+@test "L4T R38 with a desktop-numbered driver loaded (a discrete GPU): judged on the desktop scale, not as Thor's" {
+	thor_root
+	printf 'NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  575.57.08  Release Build  (dvs-builder@U16-I3-B03-4-3)  Sat May 24 00:00:00 UTC 2025\n' >"$root/proc/driver/nvidia/version"
+	echo 575.57.08 >"$root/sys/module/nvidia/version"
+	rm "$root/usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.1"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 12.9 ]
+	has_finding driver-too-old
 }
 
 @test "explain: nvidia-smi's banner names the driver's own CUDA (Thor's 'Driver Version: 580.00  CUDA Version: 13.0'): not read as a driver too old for that CUDA" {
@@ -933,6 +953,8 @@ RuntimeError: CUDA error: no kernel image is available for execution on the devi
 	run_strict -1 "$CUDX" explain --no-probe --root "$root" --json "driver 470.82.01 with CUDA 12.4
 RuntimeError: CUDA error: no kernel image is available for execution on the device"
 	[[ "$output" == *"the message names driver 470.82.01 (CUDA up to 11.4) and CUDA 12.4"* ]]
+	run_strict -1 "$CUDX" explain --no-probe --root "$root" --json "nvidia driver version 470.82.01, cuda version 12.1: RuntimeError: CUDA error: no kernel image is available for execution on the device"
+	[[ "$output" == *"the message names driver 470.82.01 (CUDA up to 11.4) and CUDA 12.1"* ]]
 }
 
 # A GPU the installed driver cannot drive (data/driver_gpu.tsv), with Debian's real driver 535.

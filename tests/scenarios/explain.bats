@@ -139,7 +139,8 @@ Failed to initialize NVML: Driver/library version mismatch'
 	ldconf_root "$root" /opt/nv
 	fake_lib "$root" /opt/nv/libnvidia-ml.so.535.309.01 libnvidia-ml.so.1
 	proc_version "$root" 535.309.01
-	touch "$root/.dockerenv"
+	# a running container that got its GPU (its device nodes): the stale cache is the fault
+	touch "$root/.dockerenv" "$root/dev/nvidia0" "$root/dev/nvidiactl"
 	explain_here "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system."
 	[ "$(first_cause)" = "ldcache-stale high" ]
 	jq -e '.causes[0].evidence | map(test("libnvidia-ml.so.535.309.01")) | any' <<<"$output"

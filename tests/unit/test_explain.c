@@ -2791,6 +2791,11 @@ static const struct form_case set66_forms[] = {
 	{ "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Chyba 2",
 	  "no-driver" },
 	{ "make[2]: *** [Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Fehler 2", "no-driver" },
+	{ "make[2]: *** [/var/lib/dkms/nvidia/550.120/build/nvidia/nv.o] Ошибка 1", "no-driver" },
+	/* a generic class keeps its reading before a code that names no causes of its own */
+	{ "GPU is lost: CUDA error: unspecified launch failure", "gpu-lost" },
+	/* NVML's wording of an unsupported reading is no NVML missing */
+	{ "NVML: GPU power draw unavailable on this device (Not Supported); continuing", "not recognised" },
 	/* the code's own text says why the allocation failed: not the GPU's memory */
 	{ "ERROR: CUDA failed to allocate memory in compute_gradient kernel execution: CUDA driver version is "
 	  "insufficient for CUDA runtime version",
@@ -2815,6 +2820,14 @@ static void test_set66_forms(void **state)
 	assert_string_equal(first_cause_key("Could NOT find CUDA: Found unsuitable version \"9.2\", but required is at"),
 			    "cmake-cuda-version-unsuitable");
 	assert_string_equal(first_cause_key("checking for cuPointerGetAttribute in -lcuda... no"), "libcuda-link-stub");
+	assert_string_equal(first_cause_key("nvidia driver modules are not yet loaded, invoking /usr/local/bin/runc directly"),
+			    "container-started-before-driver");
+	/* nvprof's threshold is no device architecture: a message after it keeps its own */
+	const struct explain_message *m =
+		first_message("======== Warning: nvprof is not supported on devices with compute capability 8.0 and higher.");
+	assert_non_null(m);
+	for (size_t i = 0; i < m->n_facts; i++)
+		assert_int_not_equal(m->facts[i].kind, EXF_ARCH);
 	/* a class before a short code text that says no reason ("Unknown Error") keeps its reading */
 	assert_string_equal(first_cause_key("CUDA out of memory while allocating: unknown error"), "gpu-oom");
 }
