@@ -526,6 +526,17 @@ static void add_driver_short_names(struct arena *a, struct explain_kb_part *kb, 
 		if (strchr(e->name + 11, '_'))
 			add_name(a, kb, e, camel, k);
 	}
+	/* NVML's Go binding (go-nvml: the device plugin, GPU Feature Discovery, DCGM's exporters)
+	 * prints its codes without the NVML_ prefix ("ERROR_LIBRARY_NOT_FOUND"); where a driver API
+	 * code has the same short name (ERROR_UNKNOWN), the reader takes NVML's on a line naming NVML */
+	for (size_t i = 0; i < n; i++) {
+		const struct kb_error *e = &rows[i];
+		if (e->code == 0 || strcmp(e->api, "nvml") != 0 || strncmp(e->name, "NVML_ERROR_", 11) != 0)
+			continue;
+		const char *shortname = e->name + 5;
+		if (!bsearch(&shortname, names, n, sizeof *names, str_ptr_cmp))
+			add_name(a, kb, e, shortname, strlen(shortname));
+	}
 	/* the runtime's names the same way without their prefix (cutlass' Python DSL: "CUDAError
 	 * InsufficientDriver"): "~insufficientdriver"; the reader asks for two capitals at least, so a
 	 * one-word rest (cudaErrorUnknown) never matches a plain word */

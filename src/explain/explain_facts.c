@@ -824,6 +824,15 @@ static void read_names(struct explain_reader *L)
 		/* cuDNN 8 and 9 share names: prefer the first row of equal names */
 		while (d && d > L->cat->names && strcmp(d[-1].lc, w) == 0)
 			d--;
+		/* a short name both the driver API and NVML answer to (ERROR_UNKNOWN): NVML's on a line
+		 * that names NVML */
+		for (const struct explain_name_def *e = d; e && (L->hints & H_NVML) &&
+							  e < L->cat->names + L->cat->n_names && strcmp(e->lc, w) == 0;
+		     e++)
+			if (strcmp(e->code->api, "nvml") == 0) {
+				d = e;
+				break;
+			}
 		if (!d && k->len + 2 <= sizeof w && (L->hints & (H_CUDA | H_CU)) && camel_case(L->line.p + k->off, k->len)) {
 			memmove(w + 1, w, k->len + 1);
 			w[0] = '~';

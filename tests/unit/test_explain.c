@@ -2886,6 +2886,34 @@ static void test_set68_forms(void **state)
 	assert_string_equal(first_cause_key("cannot get default EGL display: EGL_BAD_PARAMETER"), "egl-nvidia-missing");
 }
 
+/* set 69: go-nvml's short code names, the device plugin's question about the default runtime, the
+ * kernel refusing the GPU at probe time, a CPU torch picked by an environment file */
+static const struct form_case set69_forms[] = {
+	{ "E0318 09:59:50.207267       1 factory.go:78] If this is a GPU node, did you set the docker default runtime to `nvidia`?",
+	  "container-toolkit-missing" },
+	{ "unable to initialize NVML: ERROR_LIBRARY_NOT_FOUND", "no-driver" },
+	{ "nvidia 0000:01:00.0: probe with driver nvidia failed with error -1", "driver-gpu-unsupported" },
+	{ "environment.yml installs cpu instead of gpu version of pytorch and torchvision", "torch-cpu-build" },
+};
+
+static void test_set69_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set69_forms, sizeof set69_forms / sizeof set69_forms[0]);
+	/* a short name two APIs share: NVML's where the line names NVML, the driver API's elsewhere */
+	const struct explain_message *m = first_message("Failed to initialize NVML: ERROR_UNKNOWN.");
+	assert_non_null(m);
+	bool nvml = false;
+	for (size_t i = 0; i < m->n_facts; i++)
+		nvml |= m->facts[i].kind == EXF_CODE && strcmp(m->facts[i].code->api, "nvml") == 0;
+	assert_true(nvml);
+	m = first_message("CUDA error: unknown error (code 999, ERROR_UNKNOWN)");
+	assert_non_null(m);
+	for (size_t i = 0; i < m->n_facts; i++)
+		if (m->facts[i].kind == EXF_CODE)
+			assert_string_not_equal(m->facts[i].code->api, "nvml");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3087,6 +3115,7 @@ int main(void)
 		cmocka_unit_test(test_set66_forms),
 		cmocka_unit_test(test_set67_forms),
 		cmocka_unit_test(test_set68_forms),
+		cmocka_unit_test(test_set69_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
