@@ -493,8 +493,9 @@ static void add_text_tails(struct arena *a, struct explain_kb_part *kb, const st
 }
 
 /* Programs that wrap the driver API print its names without the CUDA_ prefix (CUDA.jl:
- * "ERROR_NOT_INITIALIZED", "ERROR_JIT_COMPILER_NOT_FOUND"): each CUDA_ERROR_* also answers to its
- * short name unless another code already owns that name (Windows' ERROR_FILE_NOT_FOUND). */
+ * "ERROR_NOT_INITIALIZED", "ERROR_JIT_COMPILER_NOT_FOUND"), and NVML's Go binding NVML's without
+ * NVML_: each CUDA_ERROR_* and NVML_ERROR_* also answers to its short name unless another code's
+ * full name is that (Windows' ERROR_FILE_NOT_FOUND). */
 static int str_ptr_cmp(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -510,11 +511,18 @@ static void add_driver_short_names(struct arena *a, struct explain_kb_part *kb, 
 	qsort(names, n, sizeof *names, str_ptr_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct kb_error *e = &rows[i];
-		if (e->code == 0 || strcmp(e->api, "cu") != 0 || strncmp(e->name, "CUDA_ERROR_", 11) != 0)
+		/* NVML's Go binding (go-nvml: the device plugin, GPU Feature Discovery, DCGM's exporters)
+		 * prints NVML's codes the same way ("ERROR_LIBRARY_NOT_FOUND"); where a driver API code has
+		 * the same short name (ERROR_UNKNOWN), the reader takes NVML's on a line naming NVML */
+		bool cu = strcmp(e->api, "cu") == 0 && strncmp(e->name, "CUDA_ERROR_", 11) == 0;
+		bool nvml = strcmp(e->api, "nvml") == 0 && strncmp(e->name, "NVML_ERROR_", 11) == 0;
+		if (e->code == 0 || (!cu && !nvml))
 			continue;
 		const char *shortname = e->name + 5;
 		if (!bsearch(&shortname, names, n, sizeof *names, str_ptr_cmp))
 			add_name(a, kb, e, shortname, strlen(shortname));
+		if (!cu)
+			continue;
 		/* bindings that turn the enum into a type name (Rust: Cuda(NoBinaryForGpu)) print it in
 		 * CamelCase: stored as "~" + the words without '_', found only for a CamelCase token */
 		char camel[100];
@@ -525,17 +533,6 @@ static void add_driver_short_names(struct arena *a, struct explain_kb_part *kb, 
 				camel[k++] = (char)tolower((unsigned char)*c);
 		if (strchr(e->name + 11, '_'))
 			add_name(a, kb, e, camel, k);
-	}
-	/* NVML's Go binding (go-nvml: the device plugin, GPU Feature Discovery, DCGM's exporters)
-	 * prints its codes without the NVML_ prefix ("ERROR_LIBRARY_NOT_FOUND"); where a driver API
-	 * code has the same short name (ERROR_UNKNOWN), the reader takes NVML's on a line naming NVML */
-	for (size_t i = 0; i < n; i++) {
-		const struct kb_error *e = &rows[i];
-		if (e->code == 0 || strcmp(e->api, "nvml") != 0 || strncmp(e->name, "NVML_ERROR_", 11) != 0)
-			continue;
-		const char *shortname = e->name + 5;
-		if (!bsearch(&shortname, names, n, sizeof *names, str_ptr_cmp))
-			add_name(a, kb, e, shortname, strlen(shortname));
 	}
 	/* the runtime's names the same way without their prefix (cutlass' Python DSL: "CUDAError
 	 * InsufficientDriver"): "~insufficientdriver"; the reader asks for two capitals at least, so a
