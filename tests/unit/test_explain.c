@@ -2914,6 +2914,28 @@ static void test_set69_forms(void **state)
 			assert_string_not_equal(m->facts[i].code->api, "nvml");
 }
 
+/* set 70: PyTorch's dispatcher without a CUDA kernel, CMake's cuDNN search, THC.h, OpenCV's Python
+ * module without CUDA, Lightning asking for GPUs */
+static const struct form_case set70_forms[] = {
+	{ "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.",
+	  "framework-cpu-build" },
+	{ "Could NOT find CUDNN (missing: CUDNN_LIBRARY CUDNN_INCLUDE_DIR)", "lib-not-found" },
+	{ "src/binding.cpp:8:14: fatal error: THC.h: No such file or directory", "probe-load-failed" },
+	{ "AttributeError: module 'cv2.cv2' has no attribute 'cudacodec'", "framework-cpu-build" },
+	{ "MisconfigurationException: You requested to use GPUs but CUDA is not available", "torch-cpu-build" },
+};
+
+static void test_set70_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set70_forms, sizeof set70_forms / sizeof set70_forms[0]);
+	assert_string_equal(first_cause_key("NotImplementedError: Could not run 'torchaudio::rnnt_loss' with arguments from "
+					    "the 'CUDA' backend."),
+			    "torch-op-no-cuda-kernel");
+	assert_string_equal(first_cause_key("fatal error: THC/THC.h: No such file or directory"), "ext-thc-removed");
+	assert_string_equal(first_cause_key("Could NOT find CUDNN (missing: CUDNN_INCLUDE_DIR)"), "cmake-cudnn-not-found");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3116,6 +3138,7 @@ int main(void)
 		cmocka_unit_test(test_set67_forms),
 		cmocka_unit_test(test_set68_forms),
 		cmocka_unit_test(test_set69_forms),
+		cmocka_unit_test(test_set70_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
