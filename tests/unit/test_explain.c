@@ -2923,6 +2923,7 @@ static const struct form_case set70_forms[] = {
 	{ "src/binding.cpp:8:14: fatal error: THC.h: No such file or directory", "probe-load-failed" },
 	{ "AttributeError: module 'cv2.cv2' has no attribute 'cudacodec'", "framework-cpu-build" },
 	{ "MisconfigurationException: You requested to use GPUs but CUDA is not available", "torch-cpu-build" },
+	{ "[  1372.709] (WW) Warning, couldn't open module nvidia", "lib-not-found" },
 };
 
 static void test_set70_forms(void **state)
