@@ -97,6 +97,13 @@ static bool l4t_build_version(const char *v)
 	return n >= 3 && strcmp(v + n, ".00") == 0;
 }
 
+/* A desktop driver's version: NNN.NN or NNN.NN.NN from R300 on, not L4T's "580.00" nor a Jetson
+ * libcuda's "1.1". */
+static bool desktop_version(const char *v)
+{
+	return v && atoi(v) >= 300 && strchr(v, '.') && !l4t_build_version(v);
+}
+
 /* Jetson: the L4T release, and whether the nvgpu driver shows (module or device nodes). */
 static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 {
@@ -104,10 +111,20 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 	size_t len;
 	int err;
 	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/etc/nv_tegra_release", 4096, &len, &err);
+	/* JetPack 6 loads an OpenRM nvidia.ko for the display ("540.4.0") while the GPU's driver is
+	 * still nvgpu: with nvgpu there, the module is the display's, and this is a Jetson */
+	bool nvgpu = sysroot_is_dir(&ctx->root, "/sys/module/nvgpu") || sysroot_exists(&ctx->root, "/dev/nvhost-ctrl-gpu") ||
+		     sysroot_exists(&ctx->root, "/dev/nvgpu/igpu0/ctrl");
+	if ((d->kernel_version || d->module_version) && text && nvgpu) {
+		d->display_module_version = d->kernel_version ? d->kernel_version : d->module_version;
+		d->kernel_version = d->module_version = NULL;
+		d->kernel_flavour = NULL;
+	}
 	/* nvidia.ko loaded: an L4T system with a discrete GPU (IGX), the desktop model; or Jetson Thor,
 	 * whose unified OpenRM driver is nvidia.ko too, with a version of L4T's own build: on Thor
 	 * itself its release row says what CUDA it runs; in a container (the release file is the
-	 * image's) the version alone shows it, and what it runs is not known here */
+	 * image's) or a release the table lacks the version alone shows it, and what it runs is not
+	 * known here */
 	if (d->kernel_version || d->module_version) {
 		struct tegra_release tr;
 		const char *why;
@@ -117,12 +134,11 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 					   : NULL;
 		if (!l4t_build_version(d->kernel_version ? d->kernel_version : d->module_version))
 			return;
+		d->l4t_openrm = true; /* in a container, or a release the table lacks: no scale known */
 		if (row && row->openrm) {
-			d->l4t_openrm = true;
 			d->l4t_release = tr.release;
 			d->l4t = row;
-		} else if (inv->system.container)
-			d->l4t_openrm = true;
+		}
 		return;
 	}
 	if (text) {
@@ -452,6 +468,10 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 	read_uvm(ctx, inv);
 	read_nodes(ctx, inv);
 	pick_userspace(ctx, inv);
+	/* no module loaded: Thor's reading rests on the release file; a desktop-numbered libcuda
+	 * ("575.57.08") says the driver installed is a desktop one */
+	if (d->l4t_openrm && !d->kernel_version && !d->module_version && desktop_version(d->libcuda_version))
+		d->l4t_openrm = false;
 	find_compat_dirs(ctx, inv);
 	read_fabric(ctx, inv);
 	const char *release = running_kernel(ctx, inv);

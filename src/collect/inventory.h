@@ -102,6 +102,7 @@ struct driver_info {
 	 * are set and max_cuda is the L4T release's; in a container (the image's release file) only
 	 * the version shows it, l4t is NULL and max_cuda unknown */
 	bool l4t_openrm;
+	const char *display_module_version; /* JetPack 6's OpenRM display nvidia.ko beside nvgpu ("540.4.0") */
 	const char *simulated;       /* --driver VER, when given */
 	/* the driver version rules should use: simulated, else userspace, else kernel */
 	const char *effective_version;

@@ -137,10 +137,10 @@ static void check_container(struct diag_ctx *d, const struct rule *self)
 		emit(d, self, &node);
 	} else {
 		/* running: live, or a tree that shows the host's module (/proc is the host's, /dev the
-		 * container's own) and no driver library at all: one mounted in, even off the search path,
-		 * came with the GPU the runtime gave it */
-		bool running = inv->system.live || (inv->driver.kernel_version && !inv->driver.libcuda_path &&
-						    !inv->driver.libcuda_off_path);
+		 * container's own) and no driver library mounted off the search path (/usr/local/nvidia,
+		 * which came with the GPU the runtime gave it); a libcuda on the path may be baked into
+		 * the image and says nothing of the GPU */
+		bool running = inv->system.live || (inv->driver.kernel_version && !inv->driver.libcuda_off_path);
 		emit(d, self, inv->system.container && running && !inv->driver.wsl && !gpu_nodes(inv) ? &seen : NULL);
 	}
 }

@@ -1504,10 +1504,13 @@ static void read_versions(struct explain_reader *L)
 			continue;
 		/* skip blanks, ':', '=', '>', '<', '~', 'v' and a few words, then read a dotted version */
 		size_t pos = k->off + k->len, words = 0;
+		bool compared = false; /* ">= 8.0": a bound, not a value */
 		for (;;) {
 			/* '-' too: an installation's path or package names its version (/usr/local/cuda-12.2) */
-			while (pos < L->line.n && strchr(" :=><~(-", L->line.p[pos]))
+			while (pos < L->line.n && strchr(" :=><~(-", L->line.p[pos])) {
+				compared |= L->line.p[pos] == '>' || L->line.p[pos] == '<';
 				pos++;
+			}
 			size_t s = pos;
 			while (pos < L->line.n && isalpha(L->line.p[pos]))
 				pos++;
@@ -1538,7 +1541,7 @@ static void read_versions(struct explain_reader *L)
 		memcpy(v, L->line.p + s, n);
 		v[n] = 0;
 		if (strcmp(what, "arch") == 0) {
-			if (!threshold_after(L, pos))
+			if (!compared && !threshold_after(L, pos))
 				add_arch(L, v);
 		} else
 			add_version(L, what, v, smi_banner_cuda(L, k, what) ? "driver" : NULL);

@@ -40,6 +40,7 @@ static json_t *driver_json(const struct driver_info *d)
 		json_object_set_new(t, "cuda", report_json_str(d->l4t ? d->l4t->cuda : NULL));
 		json_object_set_new(t, "nvgpu", json_boolean(d->tegra_gpu));
 		json_object_set_new(t, "openrm", json_boolean(d->l4t_openrm));
+		json_object_set_new(t, "display_module", report_json_str(d->display_module_version));
 		json_object_set_new(o, "jetson", t);
 	}
 	json_t *nodes = json_array();

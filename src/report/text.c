@@ -28,6 +28,9 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 		snprintf(buf, sizeof buf, "%s (/sys/module/nvidia/version)", d->module_version);
 	else if (d->tegra && d->l4t_openrm)
 		snprintf(buf, sizeof buf, "not loaded (Jetson Thor: L4T's nvidia.ko)");
+	else if (d->tegra && d->display_module_version)
+		snprintf(buf, sizeof buf, "%s (the display's nvidia.ko: %s)",
+			 d->tegra_gpu ? "nvgpu (Jetson)" : "Jetson: no nvgpu module or device node", d->display_module_version);
 	else if (d->tegra)
 		snprintf(buf, sizeof buf, "%s", d->tegra_gpu ? "nvgpu (Jetson)" : "Jetson: no nvgpu module or device node");
 	else if (d->module_package)
@@ -64,7 +67,12 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	if (d->simulated)
 		row(out, "simulated driver", d->simulated);
 	if (d->effective_version || (d->tegra && d->max_cuda)) {
-		snprintf(buf, sizeof buf, "up to %s", d->max_cuda ? d->max_cuda : "(older than every known CUDA release)");
+		if (d->max_cuda)
+			snprintf(buf, sizeof buf, "up to %s", d->max_cuda);
+		else
+			snprintf(buf, sizeof buf, "%s",
+				 driver_on_desktop_scale(d) ? "up to (older than every known CUDA release)"
+							    : "unknown (Jetson Thor's driver: its L4T release decides, not seen here)");
 		row(out, "supports CUDA", buf);
 	}
 	size_t off = 0;

@@ -924,7 +924,15 @@ thor_root() {
 	run_cudx --root "$root" --env "$env_file" --json
 	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = None ]
 	lacks_finding driver-too-old
+	run_cudx --root "$root" --env "$env_file"
+	[[ "$output" == *"unknown (Jetson Thor's driver: its L4T release decides, not seen here)"* ]]
+	[[ "$output" != *"L4T release        "* ]]
 	rm "$root/.dockerenv"
+	# a release the table lacks (or no release file): the NNN.00 version alone, judged on no scale
+	mv "$root/etc/nv_tegra_release" "$root/etc/nv_tegra_release.off"
+	run_cudx --root "$root" --env "$env_file" --json
+	lacks_finding driver-too-old
+	mv "$root/etc/nv_tegra_release.off" "$root/etc/nv_tegra_release"
 	# the module not loaded: Thor's nvidia.ko is named, no nvgpu, and the release still gives CUDA 13.0
 	rm -rf "$root/proc/driver" "$root/sys/module/nvidia"
 	run_cudx --root "$root" --env "$env_file"
@@ -932,6 +940,30 @@ thor_root() {
 	[[ "$output" != *"nvgpu"* ]]
 	[[ "$output" == *"supports CUDA      up to 13.0"* ]]
 	[[ "$output" != *"driver-too-old"* ]]
+	# ... unless the libcuda installed is a desktop one: a desktop driver, judged as such
+	rm "$root/usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.1" "$root/usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.580.00"
+	fake_lib "$root" /usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.575.57.08 libcuda.so.1
+	ln -s libcuda.so.575.57.08 "$root/usr/lib/aarch64-linux-gnu/nvidia/libcuda.so.1"
+	ldconfig -r "$root" 2>/dev/null
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 12.9 ]
+	has_finding driver-too-old
+}
+
+# JetPack 6 loads an OpenRM nvidia.ko for the display ("540.4.0") while the GPU's driver is nvgpu:
+# a Jetson, judged by its L4T release, not a desktop driver 540
+@test "Jetson Orin on JetPack 6 with the display's nvidia.ko loaded beside nvgpu: the L4T release judges, not driver 540.4.0" {
+	jetson_root
+	printf '# R36 (release), REVISION: 4.3, GCID: 38968081, BOARD: generic, EABI: aarch64, DATE: Wed Jan  8 01:49:37 UTC 2025\n' >"$root/etc/nv_tegra_release"
+	mkdir -p "$root/sys/module/nvgpu" "$root/sys/module/nvidia"
+	echo 540.4.0 >"$root/sys/module/nvidia/version"
+	run_cudx --root "$root" --env "$env_file" --json
+	[ "$(json_get '["inventory"]["driver"]["jetson"]["l4t_release"]')" = 36.4.3 ]
+	[ "$(json_get '["inventory"]["driver"]["jetson"]["display_module"]')" = 540.4.0 ]
+	[ "$(json_get '["inventory"]["driver"]["max_cuda"]')" = 12.6 ]
+	lacks_finding driver-minor-compat
+	run_cudx --root "$root" --env "$env_file"
+	[[ "$output" == *"nvgpu (Jetson) (the display's nvidia.ko: 540.4.0)"* ]]
 }
 
 @test "L4T R38 with a desktop-numbered driver loaded (a discrete GPU): judged on the desktop scale, not as Thor's" {
@@ -954,6 +986,9 @@ RuntimeError: CUDA error: no kernel image is available for execution on the devi
 RuntimeError: CUDA error: no kernel image is available for execution on the device"
 	[[ "$output" == *"the message names driver 470.82.01 (CUDA up to 11.4) and CUDA 12.4"* ]]
 	run_strict -1 "$CUDX" explain --no-probe --root "$root" --json "nvidia driver version 470.82.01, cuda version 12.1: RuntimeError: CUDA error: no kernel image is available for execution on the device"
+	[[ "$output" == *"the message names driver 470.82.01 (CUDA up to 11.4) and CUDA 12.1"* ]]
+	# both with the banner's colons but not its shape: words between them
+	run_strict -1 "$CUDX" explain --no-probe --root "$root" --json "Driver Version: 470.82.01 and the CUDA Version: 12.1 -- RuntimeError: CUDA error: no kernel image is available for execution on the device"
 	[[ "$output" == *"the message names driver 470.82.01 (CUDA up to 11.4) and CUDA 12.1"* ]]
 }
 

@@ -757,6 +757,18 @@ GPU is NOT AVAILABLE"
 	[ "$(first_cause)" != "container-no-gpu high" ]
 }
 
+# A libcuda on the search path may be baked into the image (an apt install in a Dockerfile): a
+# running container's tree without device nodes is still one started without the GPU
+@test "a running container's tree with an image-baked libcuda on the path and no /dev/nvidia0: container-no-gpu confirmed" {
+	need_pkg libcuda1
+	add_pkg "$root" libcuda1
+	link_driver_libs "$root" "$MULTIARCH/nvidia/current"
+	proc_version "$root" 535.309.01
+	: >"$root/.dockerenv"
+	explain_here "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver"
+	[ "$(first_cause)" = "container-no-gpu high" ]
+}
+
 # Set 52: dorado ships its cuBLAS; another CUDA 11 install on LD_LIBRARY_PATH gave its
 # libcublasLt.so.11 first, and cuBLAS reported an architecture mismatch
 @test "CUBLAS_STATUS_ARCH_MISMATCH where another install's libcublasLt shadows the program's own: lib-shadowed first; without it, not" {

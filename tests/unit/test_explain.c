@@ -2836,7 +2836,11 @@ static void test_set66_forms(void **state)
  * NVENC's library, Vulkan's NVIDIA ICD, a shell's GPU missing in Jupyter */
 static const struct form_case set67_forms[] = {
 	{ "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling", "torch-cpu-build" },
-	{ "No GPU being used. Careful, Inference might be extremely slow!", "framework-cpu-build" },
+	{ "No GPU being used. Careful, Inference might be extremely slow!", "torch-cpu-build" },
+	/* a user saying where it ran is no notebook against a shell: the code's own reading leads */
+	{ "I run the script from the command line, not in jupyter, and get: RuntimeError: CUDA error: out of memory",
+	  "gpu-out-of-memory" },
+	{ "cannot use onnxruntime-gpu to infer model", "framework-lib-missing" },
 	{ "my onnxruntime-gpu session only uses the CPU", "framework-lib-missing" },
 	{ "RuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed", "lib-not-found" },
 	{ "The NVIDIA driver was unable to open 'libnvidia-glvkspirv.so.430.14'.  This library is required at run time.",
@@ -2859,7 +2863,7 @@ static void test_set67_forms(void **state)
 	assert_string_equal(first_cause_key("[h264_nvenc @ 0x55d] Cannot load libnvidia-encode.so.1"),
 			    "driver-video-libs-missing");
 	assert_string_equal(first_cause_key("-- Disabling CUDA support for dlib.  DLIB WILL NOT USE CUDA"),
-			    "framework-cpu-build");
+			    "cuda-home-unset");
 	/* a slow start with no GPU in use is no PTX JIT */
 	assert_string_not_equal(first_cause_key("No GPU being used. Careful, Inference might be extremely slow!"),
 				"ptx-jit-only");
