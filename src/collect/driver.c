@@ -113,7 +113,8 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 	char *text = sysroot_read_text(&ctx->root, ctx->arena, "/etc/nv_tegra_release", 4096, &len, &err);
 	/* JetPack 6 loads an OpenRM nvidia.ko for the display ("540.4.0") while the GPU's driver is
 	 * still nvgpu: with nvgpu there, the module is the display's, and this is a Jetson */
-	bool nvgpu = sysroot_is_dir(&ctx->root, "/sys/module/nvgpu") || sysroot_exists(&ctx->root, "/dev/nvhost-ctrl-gpu") ||
+	bool nvgpu = sysroot_is_dir(&ctx->root, "/sys/module/nvgpu") ||
+		     sysroot_exists(&ctx->root, "/dev/nvhost-ctrl-gpu") ||
 		     sysroot_exists(&ctx->root, "/dev/nvgpu/igpu0/ctrl");
 	if ((d->kernel_version || d->module_version) && text && nvgpu) {
 		d->display_module_version = d->kernel_version ? d->kernel_version : d->module_version;
@@ -128,10 +129,10 @@ static void read_tegra(struct cudx_ctx *ctx, struct inventory *inv, size_t *cap)
 	if (d->kernel_version || d->module_version) {
 		struct tegra_release tr;
 		const char *why;
-		const struct kb_l4t *row = text && !inv->system.container &&
-						   nvproc_parse_tegra_release(span_make(text, len), ctx->arena, &tr, &why)
-					   ? kb_l4t_lookup(tr.release)
-					   : NULL;
+		const struct kb_l4t *row = NULL;
+		if (text && !inv->system.container &&
+		    nvproc_parse_tegra_release(span_make(text, len), ctx->arena, &tr, &why))
+			row = kb_l4t_lookup(tr.release);
 		if (!l4t_build_version(d->kernel_version ? d->kernel_version : d->module_version))
 			return;
 		d->l4t_openrm = true; /* in a container, or a release the table lacks: no scale known */
