@@ -454,6 +454,15 @@ static const struct kb_node_driver *node_driver(struct cudx_ctx *ctx)
 	return NULL;
 }
 
+const char *driver_max_cuda(const struct driver_info *d, enum target_os os)
+{
+	if (!d->effective_version)
+		return NULL;
+	if (!driver_on_desktop_scale(d))
+		return d->l4t ? d->l4t->cuda : NULL; /* Thor: its L4T release's, unknown in a container */
+	return kb_driver_max_cuda(d->effective_version, os);
+}
+
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 {
 	struct driver_info *d = &inv->driver;
@@ -497,10 +506,8 @@ void collect_driver(struct cudx_ctx *ctx, struct inventory *inv)
 		d->effective_version = d->kernel_version;
 	else if (d->module_version)
 		d->effective_version = d->module_version;
-	if (d->effective_version && !driver_on_desktop_scale(d))
-		d->max_cuda = d->l4t ? d->l4t->cuda : NULL; /* Thor in a container: not known here */
-	else if (d->effective_version)
-		d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
+	if (d->effective_version)
+		d->max_cuda = driver_max_cuda(d, ctx->os);
 	else if (d->tegra && d->l4t && !inv->system.container)
 		d->max_cuda = d->l4t->cuda; /* a container's nv_tegra_release is the image's, not the host's */
 }

@@ -116,6 +116,12 @@ static inline bool driver_on_desktop_scale(const struct driver_info *d)
 	return !d->l4t_openrm || d->simulated;
 }
 
+/* Whether the report shows the L4T release: a Jetson's, or Thor's where its release is known. */
+static inline bool driver_shows_l4t(const struct driver_info *d)
+{
+	return d->tegra || (d->l4t_openrm && d->l4t);
+}
+
 /* containerd on a GPU node (collect/container_engine.c): a pod that names no runtime class runs
  * under the default runtime and gets the GPU driver only when that is the NVIDIA one. */
 struct containerd_info {
@@ -271,6 +277,9 @@ size_t inventory_visible_gpus(const struct inventory *inv, bool *by_nodes);
 void collect_system(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_env(struct cudx_ctx *ctx, struct inventory *inv);
 void collect_driver(struct cudx_ctx *ctx, struct inventory *inv);
+/* The newest CUDA the effective driver runs: the desktop tables' (data/cuda_driver.tsv), Thor's L4T
+ * release's, NULL when there is no effective version or Thor's release is not seen. */
+const char *driver_max_cuda(const struct driver_info *d, enum target_os os);
 void collect_gpus(struct cudx_ctx *ctx, struct inventory *inv);
 /* Debian's and Ubuntu's nvidia-cuda-toolkit: nvcc under this directory (/usr/bin/nvcc is a wrapper),
  * its headers (nvidia-cuda-dev) in /usr/include */

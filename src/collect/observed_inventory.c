@@ -67,12 +67,7 @@ static void use_loaded_libcuda(struct cudx_ctx *ctx, struct inventory *inv, cons
 		d->effective_version = l->version;
 	else
 		d->effective_version = d->kernel_version ? d->kernel_version : d->module_version;
-	if (!d->effective_version)
-		d->max_cuda = NULL;
-	else if (!driver_on_desktop_scale(d)) /* Thor: its L4T release's CUDA, unknown in a container */
-		d->max_cuda = d->l4t ? d->l4t->cuda : NULL;
-	else
-		d->max_cuda = kb_driver_max_cuda(d->effective_version, ctx->os);
+	d->max_cuda = driver_max_cuda(d, ctx->os);
 }
 
 static bool proc_uses_gpu(const struct observed_process *p)

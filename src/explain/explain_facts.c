@@ -934,8 +934,9 @@ static void read_texts(struct explain_reader *L)
 			if (text_allowed(L, e) && (!best || api_fit(L, e->code->api) > api_fit(L, best->code->api)))
 				best = e;
 		}
-		if (best)
-			add_code(L, best->code, "text", (const char *)L->line.p + at, d->len);
+		struct explain_fact *f = best ? add_code(L, best->code, "text", (const char *)L->line.p + at, d->len) : NULL;
+		if (f)
+			f->at = (size_t)at; /* where the code's own text stands (classes before it yield) */
 		else
 			L->wants_api_word = true;
 	}
@@ -1385,14 +1386,8 @@ static void drop_classes_a_code_explains(struct explain_reader *L)
 				   f->pattern->n_causes;
 		     k++) {
 			const struct explain_fact *o = &L->out->v[k];
-			char lc[128];
-			size_t n = o->kind == EXF_CODE && strcmp(o->how, "text") == 0 ? strlen(o->text) : 0;
-			if (n < 24 || n >= sizeof lc)
-				continue;
-			for (size_t i = 0; i < n; i++)
-				lc[i] = (char)tolower((unsigned char)o->text[i]);
-			long at = explain_find_lc(L->lc, 0, lc, n);
-			if (at < 0 || (size_t)at <= f->at)
+			bool text = o->kind == EXF_CODE && strcmp(o->how, "text") == 0;
+			if (!text || strlen(o->text) < 24 || o->at <= f->at)
 				continue;
 			const struct explain_cause_def *cs[EXPLAIN_MAX_CAUSES];
 			size_t nc = explain_code_causes(L->cat, o->code, cs, EXPLAIN_MAX_CAUSES);

@@ -33,7 +33,7 @@ static json_t *driver_json(const struct driver_info *d)
 	json_object_set_new(o, "max_cuda", report_json_str(d->max_cuda));
 	json_object_set_new(o, "wsl", json_boolean(d->wsl));
 	json_object_set_new(o, "wsl1", json_boolean(d->wsl1));
-	if (d->tegra || (d->l4t_openrm && d->l4t)) {
+	if (driver_shows_l4t(d)) {
 		json_t *t = json_object();
 		json_object_set_new(t, "l4t_release", report_json_str(d->l4t_release));
 		json_object_set_new(t, "jetpack", report_json_str(d->l4t ? d->l4t->jetpack : NULL));

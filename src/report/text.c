@@ -40,7 +40,7 @@ static void print_driver(FILE *out, const struct cudx_ctx *ctx, const struct inv
 	else
 		snprintf(buf, sizeof buf, "not loaded");
 	row(out, "kernel module", buf);
-	if (d->tegra || (d->l4t_openrm && d->l4t)) {
+	if (driver_shows_l4t(d)) {
 		if (d->l4t)
 			snprintf(buf, sizeof buf, "R%s = JetPack %s (CUDA %s)%s", d->l4t_release, d->l4t->jetpack,
 				 d->l4t->cuda, inv->system.container ? "; the image's /etc/nv_tegra_release" : "");
