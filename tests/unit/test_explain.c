@@ -2941,6 +2941,68 @@ static void test_set70_forms(void **state)
 	assert_string_equal(first_cause_key("Could NOT find CUDNN (missing: CUDNN_INCLUDE_DIR)"), "cmake-cudnn-not-found");
 }
 
+/* set 71: GLX and Vulkan without NVIDIA's libraries for the process (32-bit programs, containers),
+ * DXVK's CUDA interop needing nvidia-uvm, TensorFlow with only its CPU device, onnxruntime's CPU
+ * provider list, a minimum compute capability, a glog check of a zero device count */
+static const struct form_case set71_forms[] = {
+	{ "libGL error: No matching fbConfigs or visuals found\nlibGL error: failed to load driver: swrast",
+	  "lib-not-found" },
+	{ "X Error of failed request:  GLXBadContext\n  Major opcode of failed request:  152 (GLX)", "lib-not-found" },
+	{ "err:   DXVK: No adapters found. Please check your Vulkan setup.", "lib-wrong-arch" },
+	{ "info:  DxvkAdapter: Failed to create device, retrying without CUDA interop extensions", "nvidia-uvm-missing" },
+	{ "Error: No OpKernel was registered to support Op 'Conv2D'\nRegistered devices: [CPU]\nRegistered kernels:",
+	  "framework-lib-missing" },
+	{ "print(ort.get_available_providers())\n['AzureExecutionProvider', 'CPUExecutionProvider']",
+	  "framework-cpu-build" },
+	{ "the execution providers list has no cuda, only azure and cpu", "framework-cpu-build" },
+	{ "Error: no GPU device available with minimum required compute capability 5.0", "framework-gpu-arch" },
+	{ "F1203 main.cc:40] Check failed: num_cuda_gpus > 0 (0 vs. 0)", "no-device" },
+};
+
+static void test_set71_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set71_forms, sizeof set71_forms / sizeof set71_forms[0]);
+	assert_string_equal(first_cause_key("libGL error: No matching fbConfigs or visuals found"), "glx-nvidia-missing");
+	assert_string_equal(first_cause_key("warn:  DXVK: No adapters found."), "driver-32bit-libs-missing");
+	/* the CPU package's list names no CUDA provider; a list with it is no CPU build */
+	assert_string_not_equal(first_cause_key("['CUDAExecutionProvider', 'AzureExecutionProvider', 'CPUExecutionProvider']"),
+				"framework-cpu-build");
+	/* a GPU list with a GPU in it is no TensorFlow without its GPU */
+	assert_null(first_message("Registered devices: [CPU, GPU]"));
+	/* a count check that did not fail with zero is no missing device */
+	assert_null(first_message("Check failed: num_cuda_devices > 0 (1 vs. 0)"));
+	/* CUDA's initialisation failing, said with "initialize" */
+	assert_string_equal(first_cause_key("Can't start miner, CUDA initialize error"), "no-driver");
+}
+
+/* set 72: torchvision's ops against another torch, a program's words for cuModuleLoad failing, a
+ * user running without the driver loaded, Kokkos's performance warning */
+static const struct form_case set72_forms[] = {
+	{ "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are "
+	  "incompatible, or if you had errors while compiling torchvision from source.",
+	  "probe-load-failed" },
+	{ "RuntimeError: No such operator torchvision::roi_align", "probe-load-failed" },
+	{ "Error in \"load module\": CUDA_ERROR_INVALID_PTX", "ptx-too-new" },
+	{ "the benchmark hangs when run without the NVIDIA driver loaded", "no-driver" },
+	{ "Kokkos::Cuda::initialize WARNING: running kernels compiled for compute capability 7.0 on device with compute "
+	  "capability 7.5 , this will likely reduce potential performance.",
+	  "harmless-warning" },
+};
+
+static void test_set72_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set72_forms, sizeof set72_forms / sizeof set72_forms[0]);
+	assert_string_equal(first_cause_key("RuntimeError: operator torchvision::nms does not exist"),
+			    "torchvision-torch-mismatch");
+	/* Kokkos's error (another major) stays a missing kernel image, not a warning */
+	assert_string_not_equal(first_cause_key("Kokkos::Cuda::initialize ERROR: running kernels compiled for compute "
+						"capability 7.0 on device with compute capability 8.6 is not supported "
+						"by CUDA!"),
+				"harmless-warning");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3144,6 +3206,8 @@ int main(void)
 		cmocka_unit_test(test_set68_forms),
 		cmocka_unit_test(test_set69_forms),
 		cmocka_unit_test(test_set70_forms),
+		cmocka_unit_test(test_set71_forms),
+		cmocka_unit_test(test_set72_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
