@@ -2954,7 +2954,16 @@ static const struct form_case set71_forms[] = {
 	  "framework-lib-missing" },
 	{ "print(ort.get_available_providers())\n['AzureExecutionProvider', 'CPUExecutionProvider']",
 	  "framework-cpu-build" },
-	{ "the execution providers list has no cuda, only azure and cpu", "framework-cpu-build" },
+	{ "the providers offered are just Azure, CPU", "framework-cpu-build" },
+	{ "EXECUTION PROVIDERS: no CUDA after installing the app", "framework-cpu-build" },
+	{ "libGL error: failed to load driver: swrast", "lib-not-found" },
+	{ "0660:err:vkd3d_create_vk_device: Failed to create Vulkan device, vr -3.", "nvidia-uvm-missing" },
+	{ "warn:  Skipping Vulkan 1.1 adapter: GeForce GTX 680", "driver-too-old" },
+	{ "NVIDIA: API mismatch: the NVIDIA kernel module has version 550.54.14, but this NVIDIA driver component has "
+	  "version 550.67.",
+	  "driver-userspace-mismatch" },
+	{ "Registered devices: [CPU, XLA_CPU]", "framework-lib-missing" },
+	{ "no CUDA devices found with compute capability 6.0 or higher", "framework-gpu-arch" },
 	{ "Error: no GPU device available with minimum required compute capability 5.0", "framework-gpu-arch" },
 	{ "F1203 main.cc:40] Check failed: num_cuda_gpus > 0 (0 vs. 0)", "no-device" },
 };
@@ -2972,6 +2981,24 @@ static void test_set71_forms(void **state)
 	assert_null(first_message("Registered devices: [CPU, GPU]"));
 	/* a count check that did not fail with zero is no missing device */
 	assert_null(first_message("Check failed: num_cuda_devices > 0 (1 vs. 0)"));
+	/* a provider list that names CUDA, or words that say CUDA is listed, are no CPU package */
+	assert_null(first_message("Execution providers: ['CUDAExecutionProvider', 'CPUExecutionProvider'] yet it runs "
+				  "without CUDA"));
+	/* Mesa's loader failing for its own reason (a C++ runtime) is no GLX vendor question */
+	assert_string_not_equal(first_cause_key("libGL error: MESA-LOADER: failed to open swrast: /lib/libstdc++.so.6: "
+						"version `GLIBCXX_3.4.30' not found"),
+				"glx-nvidia-missing");
+	/* vkd3d's other results are not the missing UVM node */
+	assert_null(first_message("err:vkd3d_create_vk_device: Failed to create Vulkan device, vr -7."));
+	/* an adapter DXVK skips for its Vulkan version was found: its 32-bit driver loads */
+	assert_string_equal(first_cause_key("warn:  Skipping Vulkan 1.2 adapter: Quadro K420\n"
+					    "warn:  DXVK: No adapters found. Please check your device filter settings."),
+			    "vulkan-version-too-old");
+	/* GLX failing under a line that reports a real CUDA error: the error leads */
+	assert_string_equal(first_cause_key("libGL error: No matching fbConfigs or visuals found\n"
+					    "libGL error: failed to load driver: swrast\n"
+					    "RuntimeError: CUDA error: out of memory"),
+			    "gpu-oom");
 	/* CUDA's initialisation failing, said with "initialize" */
 	assert_string_equal(first_cause_key("Can't start miner, CUDA initialize error"), "no-driver");
 }
@@ -2983,8 +3010,8 @@ static const struct form_case set72_forms[] = {
 	  "incompatible, or if you had errors while compiling torchvision from source.",
 	  "probe-load-failed" },
 	{ "RuntimeError: No such operator torchvision::roi_align", "probe-load-failed" },
-	{ "Error in \"load module\": CUDA_ERROR_INVALID_PTX", "ptx-too-new" },
-	{ "the benchmark hangs when run without the NVIDIA driver loaded", "no-driver" },
+	/* no code on the line: the words alone say cuModuleLoad failed */
+	{ "burn: Error in \"load module\" for kernels.ptx", "ptx-too-new" },
 	{ "Kokkos::Cuda::initialize WARNING: running kernels compiled for compute capability 7.0 on device with compute "
 	  "capability 7.5 , this will likely reduce potential performance.",
 	  "harmless-warning" },
@@ -2996,6 +3023,21 @@ static void test_set72_forms(void **state)
 	expect_first_findings(set72_forms, sizeof set72_forms / sizeof set72_forms[0]);
 	assert_string_equal(first_cause_key("RuntimeError: operator torchvision::nms does not exist"),
 			    "torchvision-torch-mismatch");
+	/* a traceback through torch's own files is no sign of a CPU torch here */
+	assert_string_equal(first_cause_key("  File \"/venv/lib/python3.10/site-packages/torch/library.py\", line 440, in inner\n"
+					    "    handle = entry.abstract_impl.register(func_to_register, source)\n"
+					    "RuntimeError: operator torchvision::roi_align does not exist"),
+			    "torchvision-torch-mismatch");
+	assert_string_equal(first_cause_key("Kokkos::Cuda::initialize WARNING: running kernels compiled for compute "
+					    "capability 7.0 on device with compute capability 7.5 , this will likely "
+					    "reduce potential performance."),
+			    "kokkos-arch-warning");
+	/* the warning is no failure: a real error after it leads */
+	assert_string_equal(first_cause_key("Kokkos::Cuda::initialize WARNING: running kernels compiled for compute "
+					    "capability 7.0 on device with compute capability 7.5 , this will likely "
+					    "reduce potential performance.\ncudaMalloc failed: out of memory "
+					    "(cudaErrorMemoryAllocation)"),
+			    "gpu-oom");
 	/* Kokkos's error (another major) stays a missing kernel image, not a warning */
 	assert_string_not_equal(first_cause_key("Kokkos::Cuda::initialize ERROR: running kernels compiled for compute "
 						"capability 7.0 on device with compute capability 8.6 is not supported "
