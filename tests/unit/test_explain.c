@@ -3045,6 +3045,22 @@ static void test_set72_forms(void **state)
 				"harmless-warning");
 }
 
+/* set 73: nvcc's own refusal of a host compiler's version, conda's plan pulling the CPU mutex */
+static const struct form_case set73_forms[] = {
+	{ "nvcc fatal   : The version ('150000') of the host compiler ('clang') is not supported",
+	  "nvcc-host-compiler-unsupported" },
+	{ "The following NEW packages will be INSTALLED:\n  cpuonly            pytorch/noarch::cpuonly-2.0-0",
+	  "torch-cpu-build" },
+};
+
+static void test_set73_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set73_forms, sizeof set73_forms / sizeof set73_forms[0]);
+	/* a package named like the mutex is no plan that pulls it */
+	assert_null(first_message("cpuonly is a metapackage"));
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3250,6 +3266,7 @@ int main(void)
 		cmocka_unit_test(test_set70_forms),
 		cmocka_unit_test(test_set71_forms),
 		cmocka_unit_test(test_set72_forms),
+		cmocka_unit_test(test_set73_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
