@@ -2955,7 +2955,8 @@ static const struct form_case set71_forms[] = {
 	{ "print(ort.get_available_providers())\n['AzureExecutionProvider', 'CPUExecutionProvider']",
 	  "framework-cpu-build" },
 	{ "the providers offered are just Azure, CPU", "framework-cpu-build" },
-	{ "EXECUTION PROVIDERS: no CUDA after installing the app", "framework-cpu-build" },
+	{ "EXECUTION PROVIDERS: no CUDA option?", "framework-cpu-build" },
+	{ "after the update just Azure and CPU remain execution providers", "framework-cpu-build" },
 	{ "libGL error: failed to load driver: swrast", "lib-not-found" },
 	{ "0660:err:vkd3d_create_vk_device: Failed to create Vulkan device, vr -3.", "nvidia-uvm-missing" },
 	{ "warn:  Skipping Vulkan 1.1 adapter: GeForce GTX 680", "driver-too-old" },
@@ -2990,7 +2991,8 @@ static void test_set71_forms(void **state)
 				"glx-nvidia-missing");
 	/* vkd3d's other results are not the missing UVM node */
 	assert_null(first_message("err:vkd3d_create_vk_device: Failed to create Vulkan device, vr -7."));
-	/* an adapter DXVK skips for its Vulkan version was found: its 32-bit driver loads */
+	/* an NVIDIA adapter DXVK skips for its Vulkan version was found: its version, not a missing
+	 * 32-bit driver, is why no adapter is left */
 	assert_string_equal(first_cause_key("warn:  Skipping Vulkan 1.2 adapter: Quadro K420\n"
 					    "warn:  DXVK: No adapters found. Please check your device filter settings."),
 			    "vulkan-version-too-old");
@@ -2999,6 +3001,34 @@ static void test_set71_forms(void **state)
 					    "libGL error: failed to load driver: swrast\n"
 					    "RuntimeError: CUDA error: out of memory"),
 			    "gpu-oom");
+	/* DXVK skips any adapter below Vulkan 1.3, an integrated GPU beside a working NVIDIA one too */
+	assert_null(first_message("warn:  Skipping Vulkan 1.1 adapter: Intel(R) HD Graphics 4600 (HSW GT2)\n"
+				  "info:  NVIDIA GeForce RTX 3060:"));
+	/* DXVK's info line about CUDA interop stays below a loader error after it */
+	assert_string_equal(first_cause_key("info:  DxvkAdapter: Failed to create device, retrying without CUDA interop "
+					    "extensions\nerror while loading shared libraries: libvulkan.so.1: cannot open "
+					    "shared object file: No such file or directory"),
+			    "lib-not-found");
+	/* TensorFlow's loader line names what is missing: it leads over the device list */
+	assert_string_equal(first_cause_key("dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.7'; dlerror: "
+					    "libcudnn.so.7: cannot open shared object file: No such file or directory\n"
+					    "Registered devices: [CPU, XLA_CPU]"),
+			    "lib-not-found");
+	/* the X driver's log wraps the mismatch over two prefixed lines */
+	assert_string_equal(first_cause_key("[    20.041] (EE) NVIDIA: API mismatch: the NVIDIA kernel module has version "
+					    "418.56,\n[    20.041] (EE) NVIDIA:     but this NVIDIA driver component has "
+					    "version 418.43.  Please"),
+			    "driver-mismatch");
+	/* Mesa asking for a DRI driver named after nvidia-drm: no package provides it */
+	assert_string_equal(first_cause_key("libGL error: MESA-LOADER: failed to open nvidia-drm: "
+					    "/usr/lib/dri/nvidia-drm_dri.so: cannot open shared object file: No such file "
+					    "or directory"),
+			    "glx-nvidia-missing");
+	/* words that say the opposite are no CPU package */
+	assert_null(first_message("Providers: not only Azure and CPU but also CUDA are listed now"));
+	assert_null(first_message("Execution providers: no CUDA errors anymore after the fix"));
+	/* a device index is no count */
+	assert_string_not_equal(first_cause_key("rank 0 GPU available with compute capability 8.0"), "framework-gpu-arch");
 	/* CUDA's initialisation failing, said with "initialize" */
 	assert_string_equal(first_cause_key("Can't start miner, CUDA initialize error"), "no-driver");
 }
@@ -3038,6 +3068,15 @@ static void test_set72_forms(void **state)
 					    "reduce potential performance.\ncudaMalloc failed: out of memory "
 					    "(cudaErrorMemoryAllocation)"),
 			    "gpu-oom");
+	/* an ONNX export limit is no torch/torchvision mismatch */
+	assert_null(first_message("RuntimeError: ONNX export failed: Couldn't export operator torchvision::nms"));
+	assert_string_equal(first_cause_key("RuntimeError: Couldn't load custom C++ ops."), "torchvision-torch-mismatch");
+	assert_string_equal(first_cause_key("Error in load module (gpu_burn-drv.cpp:239):"), "driver-too-old-for-ptx");
+	/* Kokkos's warning wrapped over two lines, across majors: still a warning */
+	assert_string_equal(first_cause_key("Kokkos::Cuda::initialize WARNING: running kernels compiled for compute "
+					    "capability 6.1 on device with compute capability 8.6 ,\nthis will likely reduce "
+					    "potential performance."),
+			    "kokkos-arch-warning");
 	/* Kokkos's error (another major) stays a missing kernel image, not a warning */
 	assert_string_not_equal(first_cause_key("Kokkos::Cuda::initialize ERROR: running kernels compiled for compute "
 						"capability 7.0 on device with compute capability 8.6 is not supported "
