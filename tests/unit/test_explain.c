@@ -3100,6 +3100,41 @@ static void test_set73_forms(void **state)
 	assert_null(first_message("cpuonly is a metapackage"));
 }
 
+/* set 74: the linker passing over a library of another architecture, nvcc without its NVVM part, EGL
+ * failing to initialise, ldd resolving libcuda to the stub, Windows' display watchdog, the kernel
+ * module's refusal wrapped over NVRM lines, a minimum compute capability, PhysX's runtime missing */
+static const struct form_case set74_forms[] = {
+	{ "/usr/bin/ld: skipping incompatible /opt/sdk/lib/libfoo.so when searching for -lfoo\n"
+	  "/usr/bin/ld: cannot find -lfoo",
+	  "lib-wrong-arch" },
+	{ "/opt/libtorch/lib/libc10.so: error adding symbols: file in wrong format", "lib-wrong-arch" },
+	{ "/bin/sh: 1: cicc: not found", "cuda-toolkit-not-found" },
+	{ "RuntimeError: eglInitialize() failed", "lib-not-found" },
+	{ "\tlibcuda.so.1 => /usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so.1 (0x00007f3c)",
+	  "stub-libcuda" },
+	{ "Display driver nvlddmkm stopped responding and has successfully recovered.", "gpu-lost" },
+	{ "CUDA error: the launch timed out and was terminated", "gpu-lost" },
+	{ "NVRM: The NVIDIA GPU 0000:3b:00.0 (PCI ID: 10de:2236)\nNVRM: installed in this system is not supported by the\n"
+	  "NVRM: NVIDIA 550.54.15 driver release.",
+	  "driver-gpu-unsupported" },
+	{ "ERROR: minimum GPU compute capability 7.0 is required", "framework-gpu-arch" },
+	{ "the launcher says it cannot find the PhysX library and quits", "dll-not-found" },
+};
+
+static void test_set74_forms(void **state)
+{
+	(void)state;
+	expect_first_findings(set74_forms, sizeof set74_forms / sizeof set74_forms[0]);
+	assert_string_equal(first_cause_key("sh: cicc: command not found"), "toolkit-nvvm-missing");
+	assert_string_equal(first_cause_key("Display driver nvlddmkm stopped responding"), "display-watchdog-timeout");
+	assert_string_equal(first_cause_key("cudaErrorLaunchTimeout"), "display-watchdog-timeout");
+	assert_string_equal(first_cause_key("Missing PhysX runtime"), "physx-runtime-missing");
+	/* ldd resolving libcuda.so.1 to the driver is no stub */
+	assert_null(first_message("\tlibcuda.so.1 => /usr/lib/x86_64-linux-gnu/libcuda.so.1 (0x00007f3c)"));
+	/* a plain "cannot find -lfoo" stays a missing library */
+	assert_string_not_equal(first_cause_key("/usr/bin/ld: cannot find -lfoo"), "lib-wrong-arch");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3306,6 +3341,7 @@ int main(void)
 		cmocka_unit_test(test_set71_forms),
 		cmocka_unit_test(test_set72_forms),
 		cmocka_unit_test(test_set73_forms),
+		cmocka_unit_test(test_set74_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
