@@ -3135,6 +3135,16 @@ static void test_set74_forms(void **state)
 	assert_string_not_equal(first_cause_key("/usr/bin/ld: cannot find -lfoo"), "lib-wrong-arch");
 }
 
+/* set 75: an MPS client that cannot reach its control daemon */
+static void test_set75_forms(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_key("CUDA error: MPS client failed to connect to the MPS control daemon or the MPS "
+					    "server (cudaErrorMpsConnectionFailed)"),
+			    "mps-daemon-unreachable");
+	assert_string_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_SERVER_NOT_READY"), "mps-daemon-unreachable");
+}
+
 static void test_set61_forms(void **state)
 {
 	(void)state;
@@ -3342,6 +3352,7 @@ int main(void)
 		cmocka_unit_test(test_set72_forms),
 		cmocka_unit_test(test_set73_forms),
 		cmocka_unit_test(test_set74_forms),
+		cmocka_unit_test(test_set75_forms),
 		cmocka_unit_test(test_cudnn9_no_zlibwapi),
 		cmocka_unit_test(test_ext_cuda_versions),
 		cmocka_unit_test(test_docker_cdi_off),
