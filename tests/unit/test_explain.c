@@ -3001,6 +3001,15 @@ static void test_set71_forms(void **state)
 					    "libGL error: failed to load driver: swrast\n"
 					    "RuntimeError: CUDA error: out of memory"),
 			    "gpu-oom");
+	assert_string_equal(first_cause_key("info:    Skipping: Device does not support Vulkan 1.3"), "vulkan-version-too-old");
+	assert_string_equal(first_cause_key("libGL error: failed to load driver: nvidia-drm"), "glx-nvidia-missing");
+	assert_string_equal(first_cause_key("providers: ['AzureExecutionProvider','CPUExecutionProvider']"),
+			    "framework-cpu-build");
+	/* Kokkos's warning across majors on one line: a warning, not a missing kernel image */
+	assert_string_equal(first_cause_key("Kokkos::Cuda::initialize WARNING: running kernels compiled for compute "
+					    "capability 5.0 on device with compute capability 8.9 , this will likely reduce "
+					    "potential performance."),
+			    "kokkos-arch-warning");
 	/* DXVK skips any adapter below Vulkan 1.3, an integrated GPU beside a working NVIDIA one too */
 	assert_null(first_message("warn:  Skipping Vulkan 1.1 adapter: Intel(R) HD Graphics 4600 (HSW GT2)\n"
 				  "info:  NVIDIA GeForce RTX 3060:"));
@@ -3118,7 +3127,7 @@ static const struct form_case set74_forms[] = {
 	  "NVRM: NVIDIA 550.54.15 driver release.",
 	  "driver-gpu-unsupported" },
 	{ "ERROR: minimum GPU compute capability 7.0 is required", "framework-gpu-arch" },
-	{ "the launcher says it cannot find the PhysX library and quits", "dll-not-found" },
+	{ "the launcher says it couldn't find the PhysX library and quits", "dll-not-found" },
 };
 
 static void test_set74_forms(void **state)
@@ -3131,6 +3140,33 @@ static void test_set74_forms(void **state)
 	assert_string_equal(first_cause_key("Missing PhysX runtime"), "physx-runtime-missing");
 	/* ldd resolving libcuda.so.1 to the driver is no stub */
 	assert_null(first_message("\tlibcuda.so.1 => /usr/lib/x86_64-linux-gnu/libcuda.so.1 (0x00007f3c)"));
+	/* NVIDIA's TDR notice by its long name and without one; AMD's is not NVIDIA's watchdog */
+	assert_string_equal(first_cause_key("Display driver NVIDIA Windows Kernel Mode Driver, Version 546.33 stopped "
+					    "responding and has successfully recovered."),
+			    "display-watchdog-timeout");
+	assert_string_equal(first_cause_key("Display driver stopped responding and has recovered"),
+			    "display-watchdog-timeout");
+	assert_null(first_message("Display driver amdkmdag stopped responding and has successfully recovered."));
+	/* the notice is no failure of the program: its own out of memory leads */
+	assert_string_equal(first_cause_key("Display driver nvlddmkm stopped responding and has successfully recovered.\n"
+					    "RuntimeError: CUDA error: out of memory"),
+			    "gpu-oom");
+	assert_string_equal(first_cause_key("cuCtxSynchronize failed: CUDA_ERROR_LAUNCH_TIMEOUT"),
+			    "display-watchdog-timeout");
+	assert_string_equal(first_cause_key("NVRM: The NVIDIA GPU 0000:3b:00.0 (PCI ID: 10de:2236) installed in this "
+					    "system is not supported by the NVIDIA 550.54.15 driver release."),
+			    "driver-gpu-unsupported");
+	/* ld passing over a 32-bit copy on its way to the 64-bit one: the real error after it leads */
+	assert_string_equal(first_cause_key("/usr/bin/ld: skipping incompatible /usr/lib/i386-linux-gnu/libm.so when "
+					    "searching for -lm\nRuntimeError: CUDA error: out of memory"),
+			    "gpu-oom");
+	assert_null(first_message("nvlink warning : Skipping incompatible '/usr/lib/x86_64-linux-gnu/librt.a' when "
+				  "searching for -lrt"));
+	/* a build's search for PhysX's SDK is no game without its runtime */
+	assert_string_not_equal(first_cause_key("CMake Error: cannot find the PhysX libraries, set PHYSX_ROOT"),
+				"physx-runtime-missing");
+	/* a requirement met is no failure */
+	assert_null(first_message("INFO: minimum compute capability 6.0 is required; found 8.6 - OK"));
 	/* a plain "cannot find -lfoo" stays a missing library */
 	assert_string_not_equal(first_cause_key("/usr/bin/ld: cannot find -lfoo"), "lib-wrong-arch");
 }
@@ -3143,6 +3179,16 @@ static void test_set75_forms(void **state)
 					    "server (cudaErrorMpsConnectionFailed)"),
 			    "mps-daemon-unreachable");
 	assert_string_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_SERVER_NOT_READY"), "mps-daemon-unreachable");
+	/* a confinement policy denying the device nodes, from the audit log or in a user's words */
+	assert_string_equal(first_cause_key("audit: type=1400 apparmor=\"DENIED\" operation=\"open\" profile=\"snap.app\" "
+					    "name=\"/dev/nvidia-uvm\" requested_mask=\"wr\""),
+			    "device-permission");
+	assert_string_equal(first_cause_key("avc:  denied  { open } for comm=\"python3\" path=\"/dev/nvidiactl\" "
+					    "tclass=chr_file"),
+			    "device-permission");
+	assert_string_equal(first_cause_key("the snap's AppArmor profile blocks the GPU"), "device-permission");
+	/* a denial of another file is no GPU node */
+	assert_null(first_message("apparmor=\"DENIED\" operation=\"open\" profile=\"cups\" name=\"/etc/passwd\""));
 }
 
 static void test_set61_forms(void **state)
