@@ -3125,7 +3125,8 @@ static const struct form_case set74_forms[] = {
 	  "NVRM: NVIDIA 550.54.15 driver release.",
 	  "driver-gpu-unsupported" },
 	{ "ERROR: minimum GPU compute capability 7.0 is required", "framework-gpu-arch" },
-	{ "the launcher says it cannot find the PhysX library and quits", "dll-not-found" },
+	{ "the launcher says: cannot find the PhysX library.", "dll-not-found" },
+	{ "Error: Could not find the PhysX library. Please reinstall PhysX System Software.", "dll-not-found" },
 };
 
 static void test_set74_forms(void **state)
@@ -3136,6 +3137,13 @@ static void test_set74_forms(void **state)
 	assert_string_equal(first_cause_key("Display driver nvlddmkm stopped responding"), "display-watchdog-timeout");
 	assert_string_equal(first_cause_key("cudaErrorLaunchTimeout"), "display-watchdog-timeout");
 	assert_string_equal(first_cause_key("Missing PhysX runtime"), "physx-runtime-missing");
+	/* ldd's stub line outweighs the framework's complaint about libcuda after it */
+	assert_string_equal(first_cause_key("\tlibcuda.so.1 => /usr/local/cuda/lib64/stubs/libcuda.so.1 (0x00007f9de7215000)\n"
+					    "E tensorflow/stream_executor/cuda/cuda_driver.cc:406] failed call to cuInit: "
+					    "CUresult(-1)\n"
+					    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] libcuda reported version "
+					    "is: Not found: was unable to find libcuda.so DSO loaded into this program"),
+			    "stub-libcuda");
 	/* ldd resolving libcuda.so.1 to the driver is no stub */
 	assert_null(first_message("\tlibcuda.so.1 => /usr/lib/x86_64-linux-gnu/libcuda.so.1 (0x00007f3c)"));
 	/* NVIDIA's TDR notice by its long name and without one; AMD's is not NVIDIA's watchdog */
@@ -3169,6 +3177,11 @@ static void test_set74_forms(void **state)
 	/* a build's search for PhysX's SDK is no game without its runtime, in the singular too */
 	assert_null(first_message("CMake Warning: Could not find the PhysX library; GPU rigid bodies disabled"));
 	assert_null(first_message("-- cannot find the PhysX library, building without it"));
+	assert_null(first_message("CMake Warning: cannot find the PhysX library; GPU rigid bodies disabled"));
+	assert_null(first_message("ld: cannot find the PhysX library libPhysX_64.a"));
+	assert_string_equal(first_cause_key("minimum compute capability 7.0 is required, which is not satisfied by this GPU"),
+			    "framework-gpu-arch");
+	assert_null(first_message("minimum compute capability 6.0 is required; found 8.6 (OK)"));
 	/* a plain "cannot find -lfoo" stays a missing library */
 	assert_string_not_equal(first_cause_key("/usr/bin/ld: cannot find -lfoo"), "lib-wrong-arch");
 }
@@ -3182,7 +3195,7 @@ static void test_set75_forms(void **state)
 			    "mps-daemon-unreachable");
 	assert_string_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_CONNECTION_FAILED"), "mps-daemon-unreachable");
 	/* a server not ready is no daemon out of reach */
-	assert_string_not_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_SERVER_NOT_READY"), "mps-daemon-unreachable");
+	assert_string_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_SERVER_NOT_READY"), "mps-server-not-ready");
 	/* a confinement policy denying the device nodes, from the audit log or in a user's words */
 	assert_string_equal(first_cause_key("audit: type=1400 apparmor=\"DENIED\" operation=\"open\" profile=\"snap.app\" "
 					    "name=\"/dev/nvidia-uvm\" requested_mask=\"wr\""),
@@ -3199,6 +3212,14 @@ static void test_set75_forms(void **state)
 	assert_null(first_message("avc:  denied  { open } for comm=\"python\" path=\"/dev/nvidiactl\" tclass=chr_file "
 				  "permissive=1"));
 	assert_null(first_message("SELinux denied access to /var/www/html/index.html"));
+	assert_null(first_message("avc:  denied  { read write } for comm=\"python\" name=\"nvidia0\" dev=\"devtmpfs\" "
+				  "tclass=chr_file permissive=1"));
+	/* a file named like the driver is no device node */
+	assert_null(first_message("avc:  denied  { execute } for comm=\"bash\" name=\"nvidia-smi\" dev=\"dm-0\" "
+				  "tclass=file permissive=0"));
+	assert_string_equal(first_cause_key("SELinux is preventing /usr/bin/Xorg from ioctl access on the chr_file "
+					    "/dev/nvidia0."),
+			    "device-permission");
 	/* a denial of another file is no GPU node */
 	assert_null(first_message("apparmor=\"DENIED\" operation=\"open\" profile=\"cups\" name=\"/etc/passwd\""));
 }
