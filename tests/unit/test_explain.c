@@ -3182,6 +3182,9 @@ static void test_set74_forms(void **state)
 	assert_string_equal(first_cause_key("minimum compute capability 7.0 is required, which is not satisfied by this GPU"),
 			    "framework-gpu-arch");
 	assert_null(first_message("minimum compute capability 6.0 is required; found 8.6 (OK)"));
+	assert_string_equal(first_cause_key("Minimum compute capability 6.0 is required for GPU PhysX"), "framework-gpu-arch");
+	assert_string_equal(first_cause_key("Error: Could not find PhysX library."), "physx-runtime-missing");
+	assert_null(first_message("Could not find PhysX library (PHYSX_LIBRARIES) - building without PhysX support"));
 	/* a plain "cannot find -lfoo" stays a missing library */
 	assert_string_not_equal(first_cause_key("/usr/bin/ld: cannot find -lfoo"), "lib-wrong-arch");
 }
@@ -3196,6 +3199,7 @@ static void test_set75_forms(void **state)
 	assert_string_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_CONNECTION_FAILED"), "mps-daemon-unreachable");
 	/* a server not ready is no daemon out of reach */
 	assert_string_equal(first_cause_key("cuInit failed: CUDA_ERROR_MPS_SERVER_NOT_READY"), "mps-server-not-ready");
+	assert_string_equal(first_cause_key("cudaErrorMpsServerNotReady"), "mps-server-not-ready");
 	/* a confinement policy denying the device nodes, from the audit log or in a user's words */
 	assert_string_equal(first_cause_key("audit: type=1400 apparmor=\"DENIED\" operation=\"open\" profile=\"snap.app\" "
 					    "name=\"/dev/nvidia-uvm\" requested_mask=\"wr\""),
